@@ -1,0 +1,88 @@
+"""scripts/eval: corpus BLEU and chrF of a model file on the test split (PyTorch reference).
+
+BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) on the spec-v1 word tokens
+of the detokenized output and references (docs/tokenization.md), cased. Multi-reference groups
+every French translation of one English sentence in the split; single-reference uses the first
+one in file order. chrF is NLTK's (character 6-grams, beta 3, macro-averaged over sentences);
+its multi-reference figure takes each sentence's best reference.
+"""
+import argparse
+import collections
+import json
+import os
+import time
+
+import torch
+from nltk.translate.bleu_score import corpus_bleu
+from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
+
+from . import data, export
+from . import tokenizer as tk
+from .search import Translator
+
+
+def test_set(path, split="test", max_words=12):
+    """[(english, [french references...])] in file order, English of max_words words or fewer."""
+    refs = collections.OrderedDict()
+    for en, fr in data.read_pairs(path):
+        if data.split_of(en) == split and len(en.split()) <= max_words:
+            refs.setdefault(en, []).append(fr)
+    return list(refs.items())
+
+
+def bleu_tokens(text, names):
+    return tk.tokenize(text, "fr", names)
+
+
+def score(hyps, refs, names):
+    """hyps: [text]; refs: [[text]] -> dict of BLEU/chrF, multi and single reference."""
+    h_tok = [bleu_tokens(h, names) for h in hyps]
+    r_tok = [[bleu_tokens(r, names) for r in rs] for rs in refs]
+    multi = corpus_bleu(r_tok, h_tok)
+    single = corpus_bleu([[rs[0]] for rs in r_tok], h_tok)
+    chrf_single = corpus_chrf([rs[0] for rs in refs], hyps)
+    chrf_multi = sum(max(sentence_chrf(r, h) for r in rs) for h, rs in zip(hyps, refs)) / len(hyps)
+    return {"bleu_multi": 100 * multi, "bleu_single": 100 * single,
+            "chrf_multi": 100 * chrf_multi, "chrf_single": 100 * chrf_single}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/eval", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", nargs="+",
+                    default=[os.path.join(data.ROOT, "models", "en-fr.safetensors")])
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--split", default="test", choices=["dev", "test"])
+    ap.add_argument("--max-words", type=int, default=12)
+    ap.add_argument("--beam", default="1,4", help="comma-separated beam sizes (1 = greedy)")
+    ap.add_argument("--limit", type=int, default=None, help="first N sentences only")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+
+    items = test_set(args.data, args.split, args.max_words)[:args.limit]
+    refs = [rs for _, rs in items]
+    rows = []
+    for path in args.model:
+        model, meta = export.load_model(path)
+        tr = Translator(model, meta)
+        names = set(meta["tgt_names"])
+        for beam in (int(b) for b in args.beam.split(",")):
+            t0 = time.time()
+            hyps = [tr.translate(en, beam)["text"] for en, _ in items]
+            row = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
+                   "beam": beam, "sentences": len(items),
+                   "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
+            row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
+            rows.append(row)
+            print(json.dumps(row) if args.json else
+                  f"{row['model']:28s} beam {beam}: BLEU multi {row['bleu_multi']:.2f} "
+                  f"single {row['bleu_single']:.2f} | chrF multi {row['chrf_multi']:.2f} "
+                  f"single {row['chrf_single']:.2f} ({len(items)} sentences, "
+                  f"{row['seconds']}s)", flush=True)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""PyTorch model <-> bahdanau-live safetensors file (docs/model-format.md), f32 and int8."""
+import json
+
+import numpy as np
+import torch
+
+from . import safetensors_io, tokenizer
+from .model import Bahdanau
+
+FORMAT = "bahdanau-live"
+FORMAT_VERSION = 1
+CONFIG_KEYS = ("src_lang", "tgt_lang", "scoring", "emb", "enc_hidden", "dec_hidden", "attn",
+               "maxout", "src_vocab", "tgt_vocab", "max_src_len", "max_tgt_len")
+
+
+def _gru(prefix, w_ih, w_hh, b_ih, b_hh):
+    return {f"{prefix}.W_ih": w_ih, f"{prefix}.W_hh": w_hh, f"{prefix}.b_ih": b_ih,
+            f"{prefix}.b_hh": b_hh}
+
+
+def to_tensors(model):
+    """File tensor name -> numpy f32, in the file's naming (one place maps the two namings)."""
+    sd = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in model.state_dict().items()}
+    t = {"src_emb": sd["src_emb.weight"], "tgt_emb": sd["tgt_emb.weight"],
+         "dec.init.W": sd["init.weight"], "dec.init.b": sd["init.bias"],
+         "att.W": sd["att_W.weight"], "att.U": sd["att_U.weight"],
+         "dec.readout.W": sd["readout.weight"], "dec.readout.b": sd["readout.bias"],
+         "dec.out.b": sd["out_b"]}
+    if "att_v" in sd:
+        t["att.v"] = sd["att_v"]
+    e = "encoder.{}_l0"
+    t.update(_gru("enc.fwd", *(sd[e.format(n)] for n in
+                               ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))))
+    t.update(_gru("enc.bwd", *(sd[e.format(n) + "_reverse"] for n in
+                               ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))))
+    t.update(_gru("dec.gru", sd["decoder.weight_ih"], sd["decoder.weight_hh"],
+                  sd["decoder.bias_ih"], sd["decoder.bias_hh"]))
+    return t
+
+
+def from_tensors(t, cfg):
+    model = Bahdanau(dict(cfg, dropout=0.0))
+    sd = {"src_emb.weight": t["src_emb"], "tgt_emb.weight": t["tgt_emb"],
+          "init.weight": t["dec.init.W"], "init.bias": t["dec.init.b"],
+          "att_W.weight": t["att.W"], "att_U.weight": t["att.U"],
+          "readout.weight": t["dec.readout.W"], "readout.bias": t["dec.readout.b"],
+          "out_b": t["dec.out.b"],
+          "decoder.weight_ih": t["dec.gru.W_ih"], "decoder.weight_hh": t["dec.gru.W_hh"],
+          "decoder.bias_ih": t["dec.gru.b_ih"], "decoder.bias_hh": t["dec.gru.b_hh"]}
+    if cfg["scoring"] == "additive":
+        sd["att_v"] = t["att.v"]
+    for d, suffix in (("fwd", ""), ("bwd", "_reverse")):
+        for ours, theirs in (("W_ih", "weight_ih"), ("W_hh", "weight_hh"), ("b_ih", "bias_ih"),
+                             ("b_hh", "bias_hh")):
+            sd[f"encoder.{theirs}_l0{suffix}"] = t[f"enc.{d}.{ours}"]
+    model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float32))
+                           for k, v in sd.items()})
+    model.eval()
+    return model
+
+
+def quantize_rows(w):
+    """Symmetric int8 with one scale per output row: w ~= q * scale[:, None]."""
+    amax = np.abs(w).max(axis=1)
+    scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
+    q = np.clip(np.rint(w / scale[:, None]), -127, 127).astype(np.int8)
+    return q, scale
+
+
+def dequantize(tensors):
+    """int8 file tensors -> f32 tensors, exactly as the core sees them (q * scale in f32)."""
+    out = {}
+    for name, arr in tensors.items():
+        if name.endswith(".scale"):
+            continue
+        if arr.dtype == np.int8:
+            out[name] = arr.astype(np.float32) * tensors[name + ".scale"][:, None]
+        else:
+            out[name] = arr
+    return out
+
+
+def metadata(cfg, meta, dtype, extra=None):
+    config = {k: cfg[k] for k in CONFIG_KEYS}
+    config["dtype"] = dtype
+    md = {"format": FORMAT, "format_version": FORMAT_VERSION,
+          "tokenizer_version": tokenizer.SPEC_VERSION,
+          "config": json.dumps(config),
+          "src_vocab": json.dumps(meta["src_itos"], ensure_ascii=False),
+          "tgt_vocab": json.dumps(meta["tgt_itos"], ensure_ascii=False),
+          "src_names": json.dumps(meta["src_names"], ensure_ascii=False),
+          "tgt_names": json.dumps(meta["tgt_names"], ensure_ascii=False)}
+    if extra:
+        md["training"] = json.dumps(extra)
+    return md
+
+
+def save_model(path, model, meta, dtype="f32", extra=None):
+    t = to_tensors(model)
+    if dtype == "int8":
+        q = {}
+        for name, arr in t.items():
+            if arr.ndim == 2:
+                q[name], q[name + ".scale"] = quantize_rows(arr)
+            else:
+                q[name] = arr
+        t = q
+    safetensors_io.save(path, t, metadata(model.cfg, meta, dtype, extra))
+
+
+def load_model(path):
+    """Returns (model, meta) with int8 weights dequantized as stored."""
+    t, md = safetensors_io.load(path)
+    cfg = json.loads(md["config"])
+    meta = {"cfg": cfg, "src_itos": json.loads(md["src_vocab"]),
+            "tgt_itos": json.loads(md["tgt_vocab"]),
+            "src_names": json.loads(md["src_names"]), "tgt_names": json.loads(md["tgt_names"])}
+    return from_tensors(dequantize(t), cfg), meta

@@ -1,0 +1,51 @@
+"""scripts/export: a training checkpoint -> model files (f32 and int8), and golden fixtures."""
+import argparse
+import hashlib
+import json
+import os
+
+import torch
+
+from . import data, export, golden
+from .model import Bahdanau
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/export", description=__doc__)
+    ap.add_argument("--checkpoint", default=os.path.join(data.ROOT, "build", "train", "en-fr",
+                                                         "best.pt"))
+    ap.add_argument("--out", default=os.path.join(data.ROOT, "models", "en-fr.safetensors"),
+                    help="the int8 model; the f32 one is written beside it as *-f32.safetensors")
+    ap.add_argument("--golden", action="store_true",
+                    help="also write the golden fixtures (tiny models + the dev100 fixture)")
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    args = ap.parse_args(argv)
+
+    ck = torch.load(args.checkpoint)
+    cfg = dict(ck["cfg"], dropout=0.0)
+    model = Bahdanau(cfg)
+    model.load_state_dict(ck["model"])
+    model.eval()
+    extra = {"epochs": ck["state"]["epoch"], "steps": ck["state"]["step"],
+             "train_seconds": round(ck["state"]["elapsed"]), "best_dev_loss": ck["state"]["best_dev"],
+             "data": "Tatoeba eng-fra (manythings.org/anki), CC-BY 2.0 FR"}
+    f32_path = args.out.replace(".safetensors", "-f32.safetensors")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    export.save_model(f32_path, model, ck, "f32", extra)
+    export.save_model(args.out, model, ck, "int8", extra)
+    for p in (args.out, f32_path):
+        print(json.dumps({"file": os.path.relpath(p, data.ROOT), "bytes": os.path.getsize(p),
+                          "sha256": sha256(p)}))
+    if args.golden:
+        torch.set_num_threads(1)
+        golden.write_tiny()
+        golden.write_shipped(args.out, args.data)
+
+
+if __name__ == "__main__":
+    main()

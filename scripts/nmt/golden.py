@@ -1,0 +1,125 @@
+"""Golden fixtures for the C++ core, computed by the PyTorch reference.
+
+  tiny:    tests/fixtures/tiny-{additive,scaled_dot}-{f32,int8}.safetensors + .json
+           (seeded random weights, every step's e / alpha / c, top-5, greedy and beam-4)
+  shipped: tests/fixtures/en-fr-dev100.json (greedy and beam-4 of 100 dev sentences,
+           from the int8 weights as stored)
+"""
+import argparse
+import json
+import os
+import random
+
+import torch
+
+from . import corpus, data, export
+from .model import Bahdanau, default_config
+from .search import Translator
+
+FIX = os.path.join(data.ROOT, "tests", "fixtures")
+
+TINY_SRC = ("the a cat dog black white is sleeping eats I you he she we they am are was not "
+            "do n't 's 'm like see my your big small red car house . , ? ! Tom Paris and "
+            "to in").split()
+TINY_TGT = ("le la les un une chat chien noir noire blanc blanche est dort mange je tu il elle "
+            "nous ils suis es sommes ne pas aime vois mon ma ton ta grand petit petite rouge "
+            "voiture maison . , ? ! Tom Paris et à dans l' j' c'").split()
+TINY_INPUTS = [
+    "The black cat is sleeping.", "I see a red car.", "The dog eats.", "You are not big!",
+    "Tom is in Paris.", "She likes my white house.", "We are small, they are big.",
+    "Is the cat black?", "I'm Tom.", "He doesn't see the car.", "My dog likes your cat.",
+    "A cat.", "the", "?", "Zanzibar is big.", "Tom and Quentin eat in Paris.",
+    "I am I am I am I am.", "The small red car is not my car, it's your car.",
+    "Dog", "They see a black and white cat in the house.", "Je suis Tom.",
+    "The the the the the the the the the the the the the the the the the the the the.",
+    "Big big red house!", "Are you sleeping?",
+]
+
+
+def tiny_meta(cfg):
+    return {"cfg": cfg, "src_itos": data.SPECIALS + TINY_SRC, "tgt_itos": data.SPECIALS + TINY_TGT,
+            "src_names": ["I", "Tom", "Paris"], "tgt_names": ["Tom", "Paris"]}
+
+
+def tiny_model(scoring, seed):
+    cfg = default_config(scoring=scoring, emb=8, enc_hidden=12, dec_hidden=10, attn=6,
+                         src_vocab=len(TINY_SRC) + 4, tgt_vocab=len(TINY_TGT) + 4,
+                         max_src_len=64, max_tgt_len=40, dropout=0.0)
+    torch.manual_seed(seed)
+    model = Bahdanau(cfg)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 0.6)
+        model.out_b[data.EOS] += 2.0  # so that random models end some sentences on their own
+    return model.eval(), tiny_meta(cfg)
+
+
+def case_record(tr, text, with_steps=True):
+    src_tokens, ids = tr.source(text)
+    rec = {"text": text, "src_tokens": src_tokens, "src_ids": ids}
+    if not src_tokens:
+        rec.update(greedy={"ids": [], "tokens": [], "text": ""},
+                   beam4={"ids": [], "tokens": [], "text": "", "norm": None})
+        return rec
+    steps = tr.greedy(ids)
+    if with_steps:
+        rec["steps"] = steps
+    g_ids = [s["token"] for s in steps]
+    g_tok = tr.target_tokens(g_ids, [s["alpha"] for s in steps], src_tokens)
+    rec["greedy"] = {"ids": g_ids, "tokens": g_tok, "text": tr.translate(text)["text"]}
+    best = tr.beam(ids, 4)[0]
+    b_tok = tr.target_tokens(best["ids"], best["alphas"], src_tokens)
+    rec["beam4"] = {"ids": best["ids"], "tokens": b_tok, "text": tr.translate(text, 4)["text"],
+                    "norm": best["norm"]}
+    return rec
+
+
+def write_tiny():
+    os.makedirs(FIX, exist_ok=True)
+    for seed, scoring in ((11, "additive"), (12, "scaled_dot")):
+        model, meta = tiny_model(scoring, seed)
+        for dtype in ("f32", "int8"):
+            name = f"tiny-{scoring}-{dtype}"
+            path = os.path.join(FIX, name + ".safetensors")
+            export.save_model(path, model, meta, dtype)
+            ref, ref_meta = export.load_model(path)  # int8: the dequantized weights as stored
+            tr = Translator(ref, ref_meta)
+            doc = {"model": name + ".safetensors", "scoring": scoring, "dtype": dtype,
+                   "cases": [case_record(tr, t) for t in TINY_INPUTS]}
+            with open(os.path.join(FIX, name + ".json"), "w") as f:
+                json.dump(doc, f, ensure_ascii=False)
+            print("wrote", name)
+
+
+def write_shipped(model_path, data_path, n=100):
+    ref, meta = export.load_model(model_path)
+    tr = Translator(ref, meta)
+    cfg = meta["cfg"]
+    corp = corpus.build(data_path, cfg["src_vocab"], cfg["tgt_vocab"],
+                        cache_dir=os.path.join(data.ROOT, "build", "train"))
+    seen, texts = set(), []
+    for x in random.Random(3).sample(corp["splits"]["dev"], 4 * n):
+        if x[0] not in seen:
+            seen.add(x[0])
+            texts.append(x[0])
+    doc = {"model": os.path.relpath(model_path, data.ROOT),
+           "cases": [case_record(tr, t, with_steps=False) for t in texts[:n]]}
+    out = os.path.join(FIX, os.path.basename(model_path).replace(".safetensors", "") + "-dev100.json")
+    with open(out, "w") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=0)
+    print("wrote", out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/export --golden")
+    ap.add_argument("--shipped", help="also write dev fixtures for this model file")
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)
+    write_tiny()
+    if args.shipped:
+        write_shipped(args.shipped, args.data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The reference Bahdanau et al. (2014) model in PyTorch: the independent oracle for the C++ core.
+
+Names follow the paper: annotations h, decoder state s, context c, weights alpha.
+The tensor names of the exported file are listed in docs/model-format.md.
+"""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SCORINGS = ("additive", "scaled_dot")
+
+
+def default_config(**over):
+    cfg = dict(src_lang="en", tgt_lang="fr", scoring="additive", emb=128, enc_hidden=256,
+               dec_hidden=256, attn=128, maxout=2, src_vocab=6000, tgt_vocab=8000,
+               max_src_len=64, max_tgt_len=80, dropout=0.2)
+    cfg.update(over)
+    return cfg
+
+
+class Bahdanau(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        if cfg["scoring"] not in SCORINGS:
+            raise ValueError(f"scoring must be one of {SCORINGS}, not {cfg['scoring']!r}")
+        self.cfg = cfg
+        E, H, D, A = cfg["emb"], cfg["enc_hidden"], cfg["dec_hidden"], cfg["attn"]
+        self.src_emb = nn.Embedding(cfg["src_vocab"], E, padding_idx=0)
+        self.encoder = nn.GRU(E, H, batch_first=True, bidirectional=True)
+        self.init = nn.Linear(H, D)                     # s_0 = tanh(W_s <-h_1 + b)
+        self.att_W = nn.Linear(D, A, bias=False)        # query from s_{i-1}
+        self.att_U = nn.Linear(2 * H, A, bias=False)    # keys from h_j
+        self.att_v = nn.Parameter(torch.empty(A).uniform_(-0.1, 0.1)) \
+            if cfg["scoring"] == "additive" else None
+        self.tgt_emb = nn.Embedding(cfg["tgt_vocab"], E, padding_idx=0)
+        self.decoder = nn.GRUCell(E + 2 * H, D)         # input [E y_{i-1}; c_i]
+        # readout t_i = maxout(W_o [s_i; c_i; E y_{i-1}] + b); output size E because the
+        # vocabulary projection is tied to the target embedding (keeps int8 under 4 MB).
+        self.readout = nn.Linear(D + 2 * H + E, cfg["maxout"] * E)
+        self.out_b = nn.Parameter(torch.zeros(cfg["tgt_vocab"]))
+        self.drop = nn.Dropout(cfg.get("dropout", 0.0))
+
+    # --- encoder -------------------------------------------------------------------------
+    def encode(self, src, src_len):
+        """h_j = [->h_j; <-h_j] for every source position, keys U h_j, and s_0."""
+        x = self.drop(self.src_emb(src))
+        packed = nn.utils.rnn.pack_padded_sequence(x, src_len.cpu(), batch_first=True,
+                                                   enforce_sorted=False)
+        out, h_n = self.encoder(packed)
+        h, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
+        keys = self.att_U(h)
+        s0 = torch.tanh(self.init(h_n[1]))  # backward state after reading x_T..x_1
+        return h, keys, s0
+
+    # --- one decoder step -----------------------------------------------------------------
+    def score(self, s_prev, keys):
+        q = self.att_W(s_prev)
+        if self.att_v is not None:  # e_ij = v^T tanh(W s_{i-1} + U h_j)
+            return torch.tanh(keys + q.unsqueeze(1)) @ self.att_v
+        # e_ij = (W_q s_{i-1}) . (W_k h_j) / sqrt(d)
+        return (keys @ q.unsqueeze(2)).squeeze(2) / math.sqrt(q.size(1))
+
+    def attend(self, s_prev, h, keys, mask):
+        e = self.score(s_prev, keys).masked_fill(~mask, float("-inf"))
+        alpha = torch.softmax(e, dim=1)
+        c = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)  # c_i = sum_j alpha_ij h_j
+        return e, alpha, c
+
+    def step(self, y_prev, s_prev, h, keys, mask):
+        """Returns (e, alpha, c, s, y_emb) for output position i."""
+        y_emb = self.tgt_emb(y_prev)
+        e, alpha, c = self.attend(s_prev, h, keys, mask)
+        s = self.decoder(torch.cat([self.drop(y_emb), c], dim=1), s_prev)
+        return e, alpha, c, s, y_emb
+
+    def logits(self, s, c, y_emb):
+        u = self.readout(torch.cat([s, c, y_emb], dim=-1))
+        t = u.view(*u.shape[:-1], -1, self.cfg["maxout"]).max(dim=-1).values  # maxout pairs
+        return self.drop(t) @ self.tgt_emb.weight.t() + self.out_b
+
+    # --- teacher-forced training pass --------------------------------------------------------
+    def forward(self, src, src_len, tgt_in):
+        h, keys, s = self.encode(src, src_len)
+        mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
+        states, contexts, embs = [], [], []
+        for i in range(tgt_in.size(1)):
+            _, _, c, s, y_emb = self.step(tgt_in[:, i], s, h, keys, mask)
+            states.append(s)
+            contexts.append(c)
+            embs.append(y_emb)
+        # The readout and the vocabulary projection need no recurrence: batch them over time.
+        return self.logits(torch.stack(states, 1), torch.stack(contexts, 1),
+                           torch.stack(embs, 1))
+
+    def num_params(self):
+        return sum(p.numel() for p in self.parameters())

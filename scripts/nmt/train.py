@@ -1,0 +1,194 @@
+"""Training loop: length buckets, resumable checkpoints, progress with ETA, train/dev loss log."""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+from . import corpus, data
+from .model import Bahdanau, default_config
+
+
+def batches(items, batch_size, rng):
+    """Length buckets: sort by length after a seeded shuffle, cut into batches, shuffle batches."""
+    items = list(items)
+    rng.shuffle(items)
+    items.sort(key=lambda x: (len(x[4]), len(x[5])))
+    out = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
+    rng.shuffle(out)
+    return out
+
+
+def collate(batch):
+    src_len = torch.tensor([len(x[4]) + 1 for x in batch])
+    tgt_len = max(len(x[5]) + 1 for x in batch)
+    src = torch.zeros(len(batch), int(src_len.max()), dtype=torch.long)
+    tin = torch.zeros(len(batch), tgt_len, dtype=torch.long)
+    tout = torch.zeros(len(batch), tgt_len, dtype=torch.long)
+    for b, x in enumerate(batch):
+        s = x[4] + [data.EOS]
+        src[b, :len(s)] = torch.tensor(s)
+        tin[b, :len(x[5]) + 1] = torch.tensor([data.BOS] + x[5])
+        tout[b, :len(x[5]) + 1] = torch.tensor(x[5] + [data.EOS])
+    return src, src_len, tin, tout
+
+
+def loss_of(model, batch, smoothing=0.0):
+    src, src_len, tin, tout = collate(batch)
+    logits = model(src, src_len, tin)
+    return F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+                           ignore_index=data.PAD, label_smoothing=smoothing)
+
+
+@torch.no_grad()
+def dev_loss(model, dev, batch_size=256):
+    model.eval()
+    total, n = 0.0, 0
+    dev = sorted(dev, key=lambda x: (len(x[4]), len(x[5])))
+    for i in range(0, len(dev), batch_size):
+        b = dev[i:i + batch_size]
+        ntok = sum(len(x[5]) + 1 for x in b)
+        total += loss_of(model, b).item() * ntok
+        n += ntok
+    model.train()
+    return total / max(n, 1)
+
+
+def lr_at(step, total, base):
+    """Constant for 40% of the run, then linear decay to 5% of the base rate."""
+    frac = step / max(total, 1)
+    return base if frac < 0.4 else base * (1.0 - 0.95 * (frac - 0.4) / 0.6)
+
+
+def fmt_time(sec):
+    sec = int(sec)
+    return f"{sec // 3600}:{sec % 3600 // 60:02d}:{sec % 60:02d}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scripts/train", description=__doc__)
+    ap.add_argument("--data", default=data.DEFAULT_DATA, help="Tatoeba TSV (English<TAB>French)")
+    ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
+                    help="checkpoint folder (training resumes from it)")
+    ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot"])
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--smoothing", type=float, default=0.1)
+    ap.add_argument("--max-len", type=int, default=30, help="drop training pairs longer than this")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=None, help="use the first N pairs only (tests)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
+    ap.add_argument("--dev-size", type=int, default=2000)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.out, exist_ok=True)
+    ckpt_path = os.path.join(args.out, "last.pt")
+    log_path = os.path.join(args.out, "log.jsonl")
+
+    cfg = default_config(scoring=args.scoring, **json.loads(args.config))
+    t0 = time.time()
+    corp = corpus.build(args.data, cfg["src_vocab"], cfg["tgt_vocab"], cfg["src_lang"],
+                        cfg["tgt_lang"], limit=args.limit, cache_dir=os.path.join(args.out, ".."))
+    cfg["src_vocab"], cfg["tgt_vocab"] = len(corp["src_itos"]), len(corp["tgt_itos"])
+    train = [x for x in corp["splits"]["train"]
+             if 0 < len(x[4]) <= args.max_len and 0 < len(x[5]) <= args.max_len]
+    dev = random.Random(0).sample(corp["splits"]["dev"], min(args.dev_size,
+                                                             len(corp["splits"]["dev"])))
+    if not args.quiet:
+        print(f"corpus: {len(train)} train pairs, {len(dev)} dev pairs, vocab "
+              f"{cfg['src_vocab']}/{cfg['tgt_vocab']} ({time.time() - t0:.0f}s)", flush=True)
+
+    torch.manual_seed(args.seed)
+    model = Bahdanau(cfg)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    state = {"epoch": 0, "batch": 0, "step": 0, "elapsed": 0.0, "best_dev": float("inf")}
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path)
+        if ck["cfg"] != cfg:
+            sys.exit(f"{ckpt_path} was trained with another config; use another --out")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        state = ck["state"]
+        if not args.quiet:
+            print(f"resuming at epoch {state['epoch'] + 1}, batch {state['batch']}", flush=True)
+    if not args.quiet:
+        print(f"model: {model.num_params():,} parameters, scoring {cfg['scoring']}", flush=True)
+
+    meta = {"cfg": cfg, "src_itos": corp["src_itos"], "tgt_itos": corp["tgt_itos"],
+            "src_names": corp["src_names"], "tgt_names": corp["tgt_names"]}
+
+    def save(path, best=False):
+        tmp = path + ".tmp"
+        payload = dict(meta, model=model.state_dict(), state=state)
+        if not best:
+            payload["opt"] = opt.state_dict()
+        torch.save(payload, tmp)
+        os.replace(tmp, path)
+
+    def log(rec):
+        with open(log_path, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+    per_epoch = math.ceil(len(train) / args.batch)
+    total_steps = per_epoch * args.epochs
+    session_start = time.time()
+    elapsed_before = state["elapsed"]
+    last_ckpt = time.time()
+    model.train()
+    while state["epoch"] < args.epochs:
+        order = batches(train, args.batch, random.Random(args.seed * 1000 + state["epoch"]))
+        run_loss, run_n = 0.0, 0
+        for bi in range(state["batch"], len(order)):
+            for g in opt.param_groups:
+                g["lr"] = lr_at(state["step"], total_steps, args.lr)
+            loss = loss_of(model, order[bi], args.smoothing)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            state["step"] += 1
+            state["batch"] = bi + 1
+            run_loss += loss.item()
+            run_n += 1
+            state["elapsed"] = elapsed_before + time.time() - session_start
+            if run_n % 50 == 0 and not args.quiet:
+                done = state["step"] / total_steps
+                eta = (total_steps - state["step"]) * state["elapsed"] / state["step"]
+                print(f"epoch {state['epoch'] + 1}/{args.epochs} batch {bi + 1}/{len(order)} "
+                      f"loss {run_loss / run_n:.3f} lr {opt.param_groups[0]['lr']:.2e} "
+                      f"{100 * done:.1f}% elapsed {fmt_time(state['elapsed'])} "
+                      f"eta {fmt_time(eta)}", flush=True)
+                log({"epoch": state["epoch"] + 1, "step": state["step"],
+                     "train_loss": run_loss / run_n, "elapsed": state["elapsed"]})
+                run_loss, run_n = 0.0, 0
+            if time.time() - last_ckpt > args.checkpoint_minutes * 60:
+                save(ckpt_path)
+                last_ckpt = time.time()
+        state["epoch"] += 1
+        state["batch"] = 0
+        dl = dev_loss(model, dev)
+        log({"epoch": state["epoch"], "step": state["step"], "dev_loss": dl,
+             "elapsed": state["elapsed"]})
+        if not args.quiet:
+            print(f"epoch {state['epoch']} done: dev loss {dl:.3f} "
+                  f"(elapsed {fmt_time(state['elapsed'])})", flush=True)
+        if dl < state["best_dev"]:
+            state["best_dev"] = dl
+            save(os.path.join(args.out, "best.pt"), best=True)
+        save(ckpt_path)
+        last_ckpt = time.time()
+    return model, meta, state
+
+
+if __name__ == "__main__":
+    main()
