@@ -1,0 +1,44 @@
+// The free functions behind the bl::Kernels table (see kernels.h for their exact semantics).
+//
+// XNNPACK naming: bl_<type>_<op>__<isa>. Each ISA variant lives in its own file
+// (`<family>-scalar.cpp`, `<family>-wasmsimd.cpp`) so a build can leave the SIMD files out
+// entirely; registry.cpp is the only place that picks between them.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+// gemv-*.cpp
+void bl_f32_gemv__scalar(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
+                         const float* bias, float* y);
+void bl_qs8_gemv__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
+                         const float* x, const float* bias, float* y);
+// attention-*.cpp
+void bl_f32_additive_score__scalar(size_t n, size_t dim, const float* keys, size_t ld,
+                                   const float* q, const float* v, float* e);
+void bl_f32_dot_score__scalar(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
+                              float scale, float* e);
+void bl_f32_weighted_sum__scalar(size_t n, size_t dim, const float* alpha, const float* h,
+                                 size_t ld, float* c);
+// softmax-*.cpp
+void bl_f32_softmax__scalar(size_t n, const float* x, float* y);
+void bl_f32_log_softmax__scalar(size_t n, const float* x, float* y);
+// activation-*.cpp
+void bl_f32_sigmoid__scalar(size_t n, const float* x, float* y);
+void bl_f32_tanh__scalar(size_t n, const float* x, float* y);
+
+#if defined(BL_HAVE_SIMD)
+void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
+                           const float* bias, float* y);
+void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
+                           const float* x, const float* bias, float* y);
+void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld,
+                                     const float* q, const float* v, float* e);
+void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
+                                float scale, float* e);
+void bl_f32_weighted_sum__wasmsimd(size_t n, size_t dim, const float* alpha, const float* h,
+                                   size_t ld, float* c);
+void bl_f32_softmax__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_log_softmax__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_sigmoid__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_tanh__wasmsimd(size_t n, const float* x, float* y);
+#endif

@@ -1,0 +1,48 @@
+// The hot kernels of one decoder step, as a table of function pointers.
+//
+// Every family has a scalar reference (`*-scalar.cpp`) and a wasm SIMD version
+// (`*-wasmsimd.cpp`) with the identical signature; tests/cpp/kernels_test.cpp compares each pair
+// on random shapes. The core calls kernels only through this table, so one binary can run either
+// (the page's "force scalar" switch, and the native bench comparing the two).
+//
+// Layout conventions: matrices are row-major with a leading dimension `ld` (elements between
+// rows, >= cols). Pointers need no particular alignment. Outputs never alias inputs unless said.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace bl {
+
+struct Kernels {
+  const char* name;  // "scalar" or "wasm-simd"
+
+  // y[r] = bias[r] + sum_k W[r*ld + k] * x[k]      (bias may be null: treated as 0)
+  void (*gemv_f32)(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
+                   const float* bias, float* y);
+  // y[r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * x[k]    (bias may be null)
+  void (*gemv_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
+                  const float* x, const float* bias, float* y);
+  // e[j] = sum_a v[a] * tanh(keys[j*ld + a] + q[a]),  j < n, a < dim   (additive attention)
+  void (*additive_score)(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
+                         const float* v, float* e);
+  // e[j] = scale * sum_a keys[j*ld + a] * q[a]                        (scaled dot product)
+  void (*dot_score)(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
+                    float scale, float* e);
+  // c[d] = sum_j alpha[j] * h[j*ld + d],  d < dim                      (context vector)
+  void (*weighted_sum)(size_t n, size_t dim, const float* alpha, const float* h, size_t ld,
+                       float* c);
+  // y = softmax(x); y may equal x. -inf entries get weight 0; n >= 1.
+  void (*softmax)(size_t n, const float* x, float* y);
+  // y = log_softmax(x); y may equal x.
+  void (*log_softmax)(size_t n, const float* x, float* y);
+  // Elementwise; y may equal x. Within 1e-6 relative of libm (tanhf/expf) on [-30, 30].
+  void (*sigmoid)(size_t n, const float* x, float* y);
+  void (*tanh)(size_t n, const float* x, float* y);
+};
+
+const Kernels& scalar_kernels();
+// The wasm SIMD table; when the library was built without BL_HAVE_SIMD it is the scalar one.
+const Kernels& simd_kernels();
+bool have_simd_kernels();
+
+}  // namespace bl
