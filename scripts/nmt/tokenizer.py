@@ -201,7 +201,7 @@ def tokenize(text, lang, names=frozenset()):
     return _truecase(toks, names)
 
 
-# Detokenization (spec step 6).
+# Detokenization (docs/tokenization.md, "Detokenization").
 NO_SPACE_BEFORE = {".", ",", ")", "]", "}", "...", "\u2026", "%"}
 NO_SPACE_BEFORE_EN = {"!", "?", ":", ";"}
 NO_SPACE_AFTER = {"(", "[", "{", "\u00bf", "\u00a1", "-"}

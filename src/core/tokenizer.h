@@ -1,0 +1,42 @@
+// Word-level tokenizer and detokenizer, spec version 1 (docs/tokenization.md).
+//
+// The reference is scripts/nmt/tokenizer.py, which made the training data; this must agree
+// with it byte for byte, which tests/cpp/tokenizer_test.cpp checks on every case of
+// tests/fixtures/tokenizer.json. Where the doc and the Python differ, the Python wins.
+#pragma once
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace bl {
+
+constexpr int kTokenizerSpecVersion = 1;
+
+class Tokenizer {
+ public:
+  // lang is "en" or "fr". Any other value behaves like the reference does for it: no clitic
+  // splitting, and English spacing before ! ? : ; when detokenizing. names are the words the
+  // training data capitalises mid-sentence (src_names / tgt_names in the model metadata).
+  Tokenizer(std::string lang, std::vector<std::string> names);
+
+  // Splits text (UTF-8, not necessarily NFC) into tokens. Returns false and sets *error on
+  // invalid UTF-8; never throws on any input, and is linear in the input size.
+  bool tokenize(std::string_view text, std::vector<std::string>* tokens,
+                std::string* error) const;
+
+  // Joins tokens into display text. Tokens need not be valid UTF-8 (bytes that do not decode
+  // are passed through untouched and count as non-word characters).
+  std::string detokenize(const std::vector<std::string>& tokens) const;
+
+  const std::string& lang() const { return lang_; }
+
+ private:
+  enum class Lang { En, Fr, Other };
+
+  std::string lang_;
+  Lang kind_;
+  std::unordered_set<std::string> names_;
+};
+
+}  // namespace bl
