@@ -1,0 +1,259 @@
+#include "core/model_file.h"
+
+#include <cstdio>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model_file_json.h"
+#include "core/model_file_tensors.h"
+
+namespace bl {
+namespace {
+
+using model_file::short_dump;
+using nlohmann::json;
+
+// A real header is mostly vocabulary: a million tokens take about 20 MB. Anything past this
+// limit is a broken or hostile file, and refusing it early bounds what the parser allocates.
+constexpr uint64_t kMaxHeaderBytes = 64ull << 20;
+// Config limits: generous for this architecture, and small enough that every tensor size
+// computed from them fits easily in 64 bits.
+constexpr int64_t kMaxWidth = 4096;  // emb, enc_hidden, dec_hidden, attn
+constexpr int64_t kMaxVocab = 1000000;
+constexpr int64_t kMaxSentence = 1024;  // max_src_len, max_tgt_len
+const char* const kSpecialTokens[] = {"<pad>", "<unk>", "<s>", "</s>"};
+// JSON values allowed in the header itself (a real one has about 400: vocabularies are strings
+// in it), in the config, and in a list of names. A vocabulary may hold 2 * size + 16, enough
+// to report a wrong size precisely and small enough to bound what a padded one makes us build.
+constexpr size_t kMaxHeaderValues = 10000;
+constexpr size_t kMaxConfigValues = 1000;
+constexpr size_t kMaxNameValues = size_t(kMaxVocab);
+
+bool fail(std::string* error, std::string message) {
+  *error = std::move(message);
+  return false;
+}
+
+std::string quoted(const std::string& s) { return short_dump(json(s)); }
+
+// __metadata__ values are all strings by the time this is called.
+const std::string* find_meta(const json& meta, const char* key) {
+  const auto it = meta.find(key);
+  return it == meta.end() ? nullptr : &it->get_ref<const std::string&>();
+}
+
+bool check_meta_value(const json& meta, const char* key, const char* want, std::string* error) {
+  const std::string* value = find_meta(meta, key);
+  if (!value) return fail(error, std::string("metadata: missing key \"") + key + "\"");
+  if (*value != want)
+    return fail(error, std::string("metadata: ") + key + " " + quoted(*value) + ", expected \"" +
+                           want + "\"");
+  return true;
+}
+
+// Several metadata values are JSON texts inside the JSON header.
+bool parse_meta_json(const json& meta, const char* key, size_t max_values, json* out,
+                     std::string* error) {
+  const std::string* text = find_meta(meta, key);
+  if (!text) return fail(error, std::string("metadata: missing key \"") + key + "\"");
+  std::string why;
+  if (!model_file::parse_json(text->data(), text->data() + text->size(), max_values, out, &why))
+    return fail(error, std::string(key) + ": " + why);
+  return true;
+}
+
+const json* find_field(const json& cfg, const char* key, std::string* error) {
+  const auto it = cfg.find(key);
+  if (it == cfg.end()) {
+    fail(error, std::string("config: missing field \"") + key + "\"");
+    return nullptr;
+  }
+  return &*it;
+}
+
+// An integer field in lo..hi (lo >= 0). Booleans and floats such as 8.0 are refused.
+bool read_int(const json& cfg, const char* key, int64_t lo, int64_t hi, int* out,
+              std::string* error) {
+  const json* v = find_field(cfg, key, error);
+  if (!v) return false;
+  if (!v->is_number_integer())
+    return fail(error, std::string("config: field \"") + key + "\" is " + short_dump(*v) +
+                           ", expected an integer");
+  const bool in_range =
+      v->is_number_unsigned()
+          ? v->get<uint64_t>() >= uint64_t(lo) && v->get<uint64_t>() <= uint64_t(hi)
+          : v->get<int64_t>() >= lo && v->get<int64_t>() <= hi;
+  if (!in_range) {
+    const std::string range =
+        lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
+    return fail(error,
+                std::string("config: ") + key + " = " + short_dump(*v) + ", expected " + range);
+  }
+  *out = int(v->get<int64_t>());
+  return true;
+}
+
+// A string field that must be one of `choices`; returns its index in *index.
+bool read_choice(const json& cfg, const char* key, const std::vector<const char*>& choices,
+                 size_t* index, std::string* error) {
+  const json* v = find_field(cfg, key, error);
+  if (!v) return false;
+  if (!v->is_string())
+    return fail(error, std::string("config: field \"") + key + "\" is " + short_dump(*v) +
+                           ", expected a string");
+  for (size_t i = 0; i < choices.size(); i++) {
+    if (v->get_ref<const std::string&>() == choices[i]) {
+      *index = i;
+      return true;
+    }
+  }
+  std::string expected;
+  for (size_t i = 0; i < choices.size(); i++) {
+    if (i > 0) expected += i + 1 < choices.size() ? ", " : " or ";
+    expected += std::string("\"") + choices[i] + "\"";
+  }
+  return fail(error,
+              std::string("config: ") + key + " " + short_dump(*v) + ", expected " + expected);
+}
+
+bool read_config(const json& meta, Config* cfg, std::string* error) {
+  json c;
+  if (!parse_meta_json(meta, "config", kMaxConfigValues, &c, error)) return false;
+  if (!c.is_object()) return fail(error, "config: " + short_dump(c) + " is not a JSON object");
+  const std::vector<const char*> langs = {"en", "fr"};
+  size_t src_lang, tgt_lang, scoring, dtype;
+  if (!read_choice(c, "src_lang", langs, &src_lang, error) ||
+      !read_choice(c, "tgt_lang", langs, &tgt_lang, error) ||
+      !read_choice(c, "scoring", {"additive", "scaled_dot"}, &scoring, error) ||
+      !read_choice(c, "dtype", {"f32", "int8"}, &dtype, error))
+    return false;
+  if (src_lang == tgt_lang)
+    return fail(error,
+                std::string("config: src_lang and tgt_lang are both \"") + langs[src_lang] + "\"");
+  cfg->src_lang = langs[src_lang];
+  cfg->tgt_lang = langs[tgt_lang];
+  cfg->scoring = scoring == 0 ? Scoring::Additive : Scoring::ScaledDot;
+  cfg->dtype = dtype == 0 ? DType::F32 : DType::Int8;
+  // Vocabularies hold at least the 4 special tokens; maxout is fixed at pairs by the format.
+  return read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) &&
+         read_int(c, "enc_hidden", 1, kMaxWidth, &cfg->enc_hidden, error) &&
+         read_int(c, "dec_hidden", 1, kMaxWidth, &cfg->dec_hidden, error) &&
+         read_int(c, "attn", 1, kMaxWidth, &cfg->attn, error) &&
+         read_int(c, "maxout", 2, 2, &cfg->maxout, error) &&
+         read_int(c, "src_vocab", 4, kMaxVocab, &cfg->src_vocab, error) &&
+         read_int(c, "tgt_vocab", 4, kMaxVocab, &cfg->tgt_vocab, error) &&
+         read_int(c, "max_src_len", 1, kMaxSentence, &cfg->max_src_len, error) &&
+         read_int(c, "max_tgt_len", 1, kMaxSentence, &cfg->max_tgt_len, error);
+}
+
+// A vocabulary (vocab_size > 0: exact size, special ids 0-3, no repeats) or a list of names
+// (vocab_size == 0). Strings are valid UTF-8 already: the JSON parser checks that.
+bool read_strings(const json& meta, const char* key, int vocab_size, std::vector<std::string>* out,
+                  std::string* error) {
+  json list;
+  const size_t max_values = vocab_size > 0 ? 2 * size_t(vocab_size) + 16 : kMaxNameValues;
+  if (!parse_meta_json(meta, key, max_values, &list, error)) return false;
+  const std::string where = std::string(key) + ": ";
+  if (!list.is_array()) return fail(error, where + short_dump(list) + " is not a JSON array");
+  const bool is_vocab = vocab_size > 0;
+  const char* item = is_vocab ? "token " : "name ";
+  if (is_vocab && list.size() != size_t(vocab_size))
+    return fail(error, where + std::to_string(list.size()) + " tokens, config says " + key + " = " +
+                           std::to_string(vocab_size));
+  std::vector<std::string> strings;
+  std::unordered_map<std::string, size_t> first_id;
+  for (size_t i = 0; i < list.size(); i++) {
+    const std::string at = where + item + std::to_string(i);
+    if (!list[i].is_string())
+      return fail(error, at + " is " + short_dump(list[i]) + ", expected a string");
+    const std::string& s = list[i].get_ref<const std::string&>();
+    if (s.empty()) return fail(error, at + " is empty");
+    if (is_vocab) {
+      if (i < 4 && s != kSpecialTokens[i])
+        return fail(error, at + " is " + quoted(s) + ", expected \"" + kSpecialTokens[i] + "\"");
+      const auto seen = first_id.emplace(s, i);
+      if (!seen.second)
+        return fail(error,
+                    at + " " + quoted(s) + " repeats token " + std::to_string(seen.first->second));
+    }
+    strings.push_back(s);
+  }
+  *out = std::move(strings);
+  return true;
+}
+
+bool read_metadata(const json& header, ModelData* md, std::string* error) {
+  const auto it = header.find("__metadata__");
+  if (it == header.end()) return fail(error, "header: missing \"__metadata__\"");
+  const json& meta = *it;
+  if (!meta.is_object())
+    return fail(error, "__metadata__ is " + short_dump(meta) + ", expected a JSON object");
+  for (const auto& kv : meta.items())
+    if (!kv.value().is_string())
+      return fail(error, "__metadata__: value of " + quoted(kv.key()) + " is " +
+                             short_dump(kv.value()) + ", expected a string");
+  const Config& cfg = md->config;
+  return check_meta_value(meta, "format", "bahdanau-live", error) &&
+         check_meta_value(meta, "format_version", "1", error) &&
+         check_meta_value(meta, "tokenizer_version", "1", error) &&
+         read_config(meta, &md->config, error) &&
+         read_strings(meta, "src_vocab", cfg.src_vocab, &md->src_vocab, error) &&
+         read_strings(meta, "tgt_vocab", cfg.tgt_vocab, &md->tgt_vocab, error) &&
+         read_strings(meta, "src_names", 0, &md->src_names, error) &&
+         read_strings(meta, "tgt_names", 0, &md->tgt_names, error);
+}
+
+}  // namespace
+
+bool load_model(const uint8_t* data, size_t size, ModelData* out, std::string* error) {
+  std::string unused;
+  if (!error) error = &unused;
+  if (!data) size = 0;
+  if (size < 8)
+    return fail(error, "file is too short (" + std::to_string(size) + " bytes) to be a model");
+
+  // safetensors: u64 little-endian header length, the JSON header, then the data buffer.
+  uint64_t header_len = 0;
+  for (int i = 7; i >= 0; i--) header_len = header_len << 8 | data[i];
+  if (header_len == 0) return fail(error, "header length 0: the file has no header");
+  if (header_len > uint64_t(size) - 8)
+    return fail(error, "header length " + std::to_string(header_len) + " exceeds file size " +
+                           std::to_string(size));
+  if (header_len > kMaxHeaderBytes)
+    return fail(error, "header length " + std::to_string(header_len) + " exceeds the limit of " +
+                           std::to_string(kMaxHeaderBytes) + " bytes");
+  const uint8_t* header_bytes = data + 8;
+  const size_t header_size = size_t(header_len);
+
+  size_t bad = 0;
+  if (!model_file::is_valid_utf8(header_bytes, header_size, &bad)) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02x", header_bytes[bad]);
+    return fail(error, std::string("header is not valid UTF-8 (byte ") + byte + " at offset " +
+                           std::to_string(8 + bad) + ")");
+  }
+  json header;
+  std::string why;
+  const char* text = reinterpret_cast<const char*>(header_bytes);
+  if (!model_file::parse_json(text, text + header_size, kMaxHeaderValues, &header, &why))
+    return fail(error, "header: " + why);
+  if (!header.is_object())
+    return fail(error,
+                std::string("header is a JSON ") + header.type_name() + ", expected an object");
+
+  ModelData md;
+  if (!read_metadata(header, &md, error)) return false;
+  const uint8_t* tensor_data = header_bytes + header_size;
+  const size_t data_size = size - 8 - header_size;
+  if (!model_file::load_tensors(header, md.config, tensor_data, data_size, &md.weights,
+                                &md.num_params, error))
+    return false;
+  md.file_bytes = size;
+  *out = std::move(md);
+  return true;
+}
+
+}  // namespace bl

@@ -1,0 +1,63 @@
+// What a model file holds once validated: Config, vocabularies and Weights (docs/model-format.md).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bl {
+
+enum class Scoring { Additive, ScaledDot };
+enum class DType { F32, Int8 };
+
+struct Config {
+  std::string src_lang, tgt_lang;  // "en", "fr"
+  Scoring scoring = Scoring::Additive;
+  DType dtype = DType::F32;
+  int emb = 0;         // E
+  int enc_hidden = 0;  // H (annotations are 2H wide)
+  int dec_hidden = 0;  // D
+  int attn = 0;        // A
+  int maxout = 2;      // M
+  int src_vocab = 0, tgt_vocab = 0;
+  int max_src_len = 0, max_tgt_len = 0;
+};
+
+// A row-major matrix in the file's dtype: exactly one of f32 / i8 is filled.
+struct Matrix {
+  size_t rows = 0, cols = 0;
+  std::vector<float> f32;
+  std::vector<int8_t> i8;
+  std::vector<float> scale;  // int8 only: one per row
+  bool is_int8() const { return !i8.empty(); }
+};
+
+struct Gru {
+  Matrix W_ih, W_hh;  // [3H, in], [3H, H]; gate rows r, z, n
+  std::vector<float> b_ih, b_hh;
+};
+
+struct Weights {
+  Matrix src_emb;                 // [Vs, E]
+  Gru enc_fwd, enc_bwd;           // input E, hidden H
+  Matrix init_W;                  // [D, H]
+  std::vector<float> init_b;      // [D]
+  Matrix att_W;                   // [A, D]
+  Matrix att_U;                   // [A, 2H]
+  std::vector<float> att_v;       // [A], additive only
+  Matrix tgt_emb;                 // [Vt, E], also the tied output projection
+  Gru dec_gru;                    // input E + 2H, hidden D
+  Matrix readout_W;               // [M*E, D + 2H + E]
+  std::vector<float> readout_b;   // [M*E]
+  std::vector<float> out_b;       // [Vt]
+};
+
+struct ModelData {
+  Config config;
+  Weights weights;
+  std::vector<std::string> src_vocab, tgt_vocab, src_names, tgt_names;
+  size_t file_bytes = 0;
+  size_t num_params = 0;  // weights and biases, scales not counted
+};
+
+}  // namespace bl

@@ -1,0 +1,517 @@
+// load_model: the four tiny fixtures load exactly; broken files fail with a precise message and
+// never crash (this file also runs under ASan/UBSan).
+#include "core/model_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+namespace bl {
+namespace {
+
+using nlohmann::json;
+using Bytes = std::vector<uint8_t>;
+
+Bytes read_fixture(const std::string& name) {
+  std::ifstream f(std::string(BL_SOURCE_DIR) + "/tests/fixtures/" + name, std::ios::binary);
+  EXPECT_TRUE(f.good()) << name;
+  return Bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+const Bytes& fixture(const std::string& stem) {
+  static std::map<std::string, Bytes> cache;
+  auto it = cache.find(stem);
+  if (it == cache.end()) it = cache.emplace(stem, read_fixture(stem + ".safetensors")).first;
+  return it->second;
+}
+
+// A model file taken apart into header JSON and data buffer, to be edited and put back together.
+// Read on its own (host is little-endian here, as is every target) to check the loader against.
+struct Parts {
+  json header;
+  Bytes data;
+};
+
+Parts split(const Bytes& file) {
+  uint64_t n = 0;
+  std::memcpy(&n, file.data(), 8);
+  Parts p;
+  p.header = json::parse(file.begin() + 8, file.begin() + 8 + long(n));
+  p.data.assign(file.begin() + 8 + long(n), file.end());
+  return p;
+}
+
+Bytes with_length(Bytes file, uint64_t n) {
+  std::memcpy(file.data(), &n, 8);
+  return file;
+}
+
+Bytes join_text(std::string text, const Bytes& data) {
+  text.append((8 - text.size() % 8) % 8, ' ');
+  Bytes out(8);
+  out.insert(out.end(), text.begin(), text.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return with_length(out, text.size());
+}
+
+Bytes join(const Parts& p) { return join_text(p.header.dump(), p.data); }
+
+Bytes edit(const std::string& stem, const std::function<void(Parts&)>& change) {
+  Parts p = split(fixture(stem));
+  change(p);
+  return join(p);
+}
+
+// Metadata values such as config and vocabularies are JSON texts inside the header.
+Bytes edit_meta(const std::string& stem, const std::string& key,
+                const std::function<void(json&)>& change) {
+  return edit(stem, [&](Parts& p) {
+    json value = json::parse(p.header["__metadata__"][key].get<std::string>());
+    change(value);
+    p.header["__metadata__"][key] = value.dump();
+  });
+}
+
+// Overwrites one f32 element of a tensor in the data buffer.
+Bytes put_f32(const std::string& stem, const std::string& name, size_t element, float value) {
+  return edit(stem, [&](Parts& p) {
+    const size_t at = p.header[name]["data_offsets"][0].get<size_t>() + 4 * element;
+    std::memcpy(p.data.data() + at, &value, 4);
+  });
+}
+
+Bytes truncated(const std::string& stem, size_t size) {
+  const Bytes& f = fixture(stem);
+  return Bytes(f.begin(), f.begin() + long(size));
+}
+
+uint64_t stored_header_length(const std::string& stem) {
+  uint64_t n = 0;
+  if (fixture(stem).size() >= 8) std::memcpy(&n, fixture(stem).data(), 8);
+  return n;
+}
+
+// The test's own map from file names to Weights fields, written apart from the loader's.
+void find_field(const Weights& w, const std::string& name, const Matrix** m,
+                const std::vector<float>** v) {
+  const std::map<std::string, const Matrix*> matrices = {{"src_emb", &w.src_emb},
+                                                         {"tgt_emb", &w.tgt_emb},
+                                                         {"enc.fwd.W_ih", &w.enc_fwd.W_ih},
+                                                         {"enc.fwd.W_hh", &w.enc_fwd.W_hh},
+                                                         {"enc.bwd.W_ih", &w.enc_bwd.W_ih},
+                                                         {"enc.bwd.W_hh", &w.enc_bwd.W_hh},
+                                                         {"dec.init.W", &w.init_W},
+                                                         {"att.W", &w.att_W},
+                                                         {"att.U", &w.att_U},
+                                                         {"dec.gru.W_ih", &w.dec_gru.W_ih},
+                                                         {"dec.gru.W_hh", &w.dec_gru.W_hh},
+                                                         {"dec.readout.W", &w.readout_W}};
+  const std::map<std::string, const std::vector<float>*> vectors = {
+      {"enc.fwd.b_ih", &w.enc_fwd.b_ih}, {"enc.fwd.b_hh", &w.enc_fwd.b_hh},
+      {"enc.bwd.b_ih", &w.enc_bwd.b_ih}, {"enc.bwd.b_hh", &w.enc_bwd.b_hh},
+      {"dec.init.b", &w.init_b},         {"att.v", &w.att_v},
+      {"dec.gru.b_ih", &w.dec_gru.b_ih}, {"dec.gru.b_hh", &w.dec_gru.b_hh},
+      {"dec.readout.b", &w.readout_b},   {"dec.out.b", &w.out_b}};
+  *m = matrices.count(name) ? matrices.at(name) : nullptr;
+  *v = vectors.count(name) ? vectors.at(name) : nullptr;
+}
+
+template <typename T>
+std::vector<T> raw_values(const Parts& p, const json& entry) {
+  const size_t begin = entry["data_offsets"][0], end = entry["data_offsets"][1];
+  std::vector<T> out((end - begin) / sizeof(T));
+  std::memcpy(out.data(), p.data.data() + begin, end - begin);
+  return out;
+}
+
+// Every tensor of the file, re-read here, equals what the loader put in Weights.
+void expect_same_tensors(const Bytes& file, const ModelData& md) {
+  const Parts p = split(file);
+  for (const auto& item : p.header.items()) {
+    const std::string& name = item.key();
+    if (name == "__metadata__") continue;
+    SCOPED_TRACE(name);
+    const json& e = item.value();
+    const bool is_scale = name.size() > 6 && name.compare(name.size() - 6, 6, ".scale") == 0;
+    const Matrix* m;
+    const std::vector<float>* v;
+    find_field(md.weights, is_scale ? name.substr(0, name.size() - 6) : name, &m, &v);
+    ASSERT_TRUE(m || v);
+    if (is_scale) {
+      EXPECT_EQ(m->scale, raw_values<float>(p, e));
+    } else if (v) {
+      EXPECT_EQ(*v, raw_values<float>(p, e));
+    } else {
+      EXPECT_EQ(m->rows, e["shape"][0].get<size_t>());
+      EXPECT_EQ(m->cols, e["shape"][1].get<size_t>());
+      if (e["dtype"] == "I8") {
+        EXPECT_EQ(m->i8, raw_values<int8_t>(p, e));
+        EXPECT_TRUE(m->f32.empty());
+      } else {
+        EXPECT_EQ(m->f32, raw_values<float>(p, e));
+        EXPECT_TRUE(m->i8.empty() && m->scale.empty());
+      }
+    }
+  }
+}
+
+struct Result {
+  bool ok = false;
+  ModelData md;
+  std::string error;
+};
+
+Result load(const Bytes& file) {
+  Result r;
+  r.ok = load_model(file.data(), file.size(), &r.md, &r.error);
+  return r;
+}
+
+TEST(ModelFile, TinyFixturesLoadExactly) {
+  for (const char* stem :
+       {"tiny-additive-f32", "tiny-additive-int8", "tiny-scaled_dot-f32", "tiny-scaled_dot-int8"}) {
+    SCOPED_TRACE(stem);
+    const Result r = load(fixture(stem));
+    ASSERT_TRUE(r.ok) << r.error;
+    const Config& c = r.md.config;
+    const bool additive = std::string(stem).find("additive") != std::string::npos;
+    const bool int8 = std::string(stem).find("int8") != std::string::npos;
+    EXPECT_EQ(c.src_lang + ">" + c.tgt_lang, "en>fr");
+    EXPECT_EQ(c.scoring, additive ? Scoring::Additive : Scoring::ScaledDot);
+    EXPECT_EQ(c.dtype, int8 ? DType::Int8 : DType::F32);
+    const std::vector<int> dims = {c.emb,       c.enc_hidden, c.dec_hidden,  c.attn,       c.maxout,
+                                   c.src_vocab, c.tgt_vocab,  c.max_src_len, c.max_tgt_len};
+    EXPECT_EQ(dims, (std::vector<int>{8, 12, 10, 6, 2, 45, 53, 64, 40}));
+    ASSERT_EQ(r.md.src_vocab.size(), 45u);
+    ASSERT_EQ(r.md.tgt_vocab.size(), 53u);
+    EXPECT_EQ(r.md.src_vocab[3], "</s>");
+    EXPECT_EQ(r.md.src_vocab[4], "the");
+    EXPECT_EQ(r.md.tgt_vocab[17], "mange");
+    EXPECT_EQ(r.md.src_names, (std::vector<std::string>{"I", "Tom", "Paris"}));
+    EXPECT_EQ(r.md.tgt_names, (std::vector<std::string>{"Tom", "Paris"}));
+    EXPECT_EQ(r.md.file_bytes, fixture(stem).size());
+    // Python: sum(t.size for non-scale tensors) = 4769 additive, 4763 scaled_dot (no att.v).
+    EXPECT_EQ(r.md.num_params, additive ? 4769u : 4763u);
+    EXPECT_EQ(r.md.weights.att_v.size(), additive ? 6u : 0u);
+    EXPECT_EQ(r.md.weights.readout_W.rows, 16u);
+    EXPECT_EQ(r.md.weights.readout_W.cols, 42u);
+    EXPECT_EQ(r.md.weights.src_emb.is_int8(), int8);
+    expect_same_tensors(fixture(stem), r.md);
+  }
+}
+
+TEST(ModelFile, ValuesMatchPythonReader) {
+  // Values printed by scripts/nmt/safetensors_io.load (numpy float32 repr round-trips exactly).
+  const Result f = load(fixture("tiny-additive-f32"));
+  ASSERT_TRUE(f.ok) << f.error;
+  EXPECT_EQ(f.md.weights.src_emb.f32[0], -0.34616065f);
+  EXPECT_EQ(f.md.weights.src_emb.f32[44 * 8 + 7], 0.39989313f);
+  EXPECT_EQ(f.md.weights.out_b[52], 0.3733077f);
+  EXPECT_EQ(f.md.weights.att_v[5], 0.013521119f);
+  const Result q = load(fixture("tiny-scaled_dot-int8"));
+  ASSERT_TRUE(q.ok) << q.error;
+  EXPECT_EQ(q.md.weights.tgt_emb.i8[3 * 8 + 5], -82);
+  EXPECT_EQ(q.md.weights.tgt_emb.i8[52 * 8 + 0], -44);
+  EXPECT_EQ(q.md.weights.att_U.scale[0], 0.010136721f);
+  EXPECT_EQ(q.md.weights.readout_W.scale[15], 0.012741815f);
+  EXPECT_EQ(q.md.weights.readout_W.i8[15 * 42 + 41], 2);
+}
+
+TEST(ModelFile, UnalignedBufferAndFreedAfterwards) {
+  ModelData md;
+  std::string error;
+  {
+    Bytes shifted(1, 0);  // the file starts at an odd address
+    const Bytes& f = fixture("tiny-additive-f32");
+    shifted.insert(shifted.end(), f.begin(), f.end());
+    ASSERT_TRUE(load_model(shifted.data() + 1, f.size(), &md, &error)) << error;
+  }  // the buffer is gone; the weights must not point into it (ASan would say so)
+  EXPECT_EQ(md.weights.src_emb.f32[0], -0.34616065f);
+  expect_same_tensors(fixture("tiny-additive-f32"), md);
+}
+
+TEST(ModelFile, FailureLeavesOutputAloneAndAcceptsNullError) {
+  ModelData md;
+  md.file_bytes = 123;
+  std::string error;
+  EXPECT_FALSE(load_model(nullptr, 0, &md, &error));
+  EXPECT_EQ(error, "file is too short (0 bytes) to be a model");
+  const Bytes bad = put_f32("tiny-additive-f32", "att.v", 0, NAN);
+  EXPECT_FALSE(load_model(bad.data(), bad.size(), &md, nullptr));
+  EXPECT_EQ(md.file_bytes, 123u);
+}
+
+// ---- broken files: each must fail with a message naming the problem ----
+
+struct BadCase {
+  const char* name;
+  std::function<Bytes()> make;
+  std::string expected;  // a substring of the error
+};
+
+const char* kF32 = "tiny-additive-f32";
+const char* kI8 = "tiny-additive-int8";
+const float kInf = std::numeric_limits<float>::infinity();
+
+// Short edits for the table below, of the additive f32 fixture unless a stem is given. A null
+// value removes the field.
+void set_or_erase(json& object, const char* key, const json& value) {
+  if (value.is_null())
+    object.erase(key);
+  else
+    object[key] = value;
+}
+Bytes config(const char* field, const json& value) {
+  return edit_meta(kF32, "config", [&](json& c) { set_or_erase(c, field, value); });
+}
+Bytes meta(const char* key, const json& value) {
+  return edit(kF32, [&](Parts& p) { set_or_erase(p.header["__metadata__"], key, value); });
+}
+Bytes token(const char* key, size_t id, const json& value) {
+  return edit_meta(kF32, key, [&](json& v) { v[id] = value; });
+}
+Bytes without(const char* key, const char* in = nullptr) {  // in: "__metadata__" or top level
+  return edit(kF32, [&](Parts& p) { (in ? p.header[in] : p.header).erase(key); });
+}
+// field == nullptr: the value replaces the whole entry.
+Bytes tensor(const char* name, const char* field, const json& value, const char* stem = kF32) {
+  return edit(stem, [&](Parts& p) {
+    if (field)
+      set_or_erase(p.header[name], field, value);
+    else
+      p.header[name] = value;
+  });
+}
+Bytes offsets(const char* name, const json& begin, const json& end) {
+  return tensor(name, "data_offsets", {begin, end});
+}
+Bytes shape(const char* name, uint64_t rows, uint64_t cols) {
+  return tensor(name, "shape", {rows, cols});
+}
+
+std::vector<BadCase> bad_cases() {
+  const size_t i8_size = fixture(kI8).size(), i8_header = stored_header_length(kI8);
+  const std::string i8_total = std::to_string(i8_size);
+  const uint64_t u64_max = ~uint64_t(0);
+  return {
+      // truncation at every section boundary, and lying header lengths
+      {"Empty", [] { return Bytes(); }, "file is too short (0 bytes) to be a model"},
+      {"CutInLength", [] { return truncated(kI8, 5); },
+       "file is too short (5 bytes) to be a model"},
+      {"CutInHeader", [] { return truncated(kI8, 108); },
+       "header length " + std::to_string(i8_header) + " exceeds file size 108"},
+      {"CutAtDataStart", [=] { return truncated(kI8, 8 + i8_header); },
+       "tensor src_emb: data_offsets [6212,6572] exceed the data buffer (0 bytes)"},
+      {"CutInFirstTensor", [=] { return truncated(kI8, 8 + i8_header + 10); },
+       "tensor src_emb: data_offsets [6212,6572] exceed the data buffer (10 bytes)"},
+      {"CutOneByteShort", [=] { return truncated(kI8, i8_size - 1); },
+       "tensor tgt_emb: data_offsets [6572,6996] exceed the data buffer (6995 bytes)"},
+      {"HeaderLengthZero", [] { return with_length(fixture(kI8), 0); }, "header length 0"},
+      {"HeaderLengthTooLarge", [=] { return with_length(fixture(kI8), i8_size - 7); },
+       "header length " + std::to_string(i8_size - 7) + " exceeds file size " + i8_total},
+      {"HeaderLength2Pow63", [] { return with_length(fixture(kI8), uint64_t(1) << 63); },
+       "header length 9223372036854775808 exceeds file size " + i8_total},
+      {"HeaderLengthCutsJson", [=] { return with_length(fixture(kI8), i8_header - 100); },
+       "header: not valid JSON"},
+      {"HeaderOverLimit", [] { return with_length(Bytes((64 << 20) + 16), (64 << 20) + 8); },
+       "header length 67108872 exceeds the limit of 67108864 bytes"},
+      // the header as JSON
+      {"HeaderNotJson", [] { return join_text("hello, world", {}); }, "header: not valid JSON"},
+      {"HeaderJsonArray", [] { return join_text("[1,2,3]", {}); },
+       "header is a JSON array, expected an object"},
+      {"HeaderBadUtf8", [] { return join_text("{\"a\xff\":1}", {}); },
+       "header is not valid UTF-8 (byte 0xff at offset 11)"},
+      {"HeaderOverlongUtf8", [] { return join_text("{\"a\xc0\xaf\":1}", {}); },
+       "header is not valid UTF-8 (byte 0xc0 at offset 11)"},
+      {"HeaderSurrogateUtf8", [] { return join_text("{\"\xed\xa0\x80\":1}", {}); },
+       "header is not valid UTF-8 (byte 0xed at offset 10)"},
+      {"HeaderDeeplyNested", [] { return join_text(std::string(9999, '[') + "]", {}); },
+       "header: JSON nested deeper than 16 levels"},
+      {"HeaderTooManyValues", [] { return tensor("x", "y", std::vector<int>(20000, 0)); },
+       "header: more than 10000 JSON values"},
+      {"HeaderDuplicateKey", [] {
+         Parts p = split(fixture(kF32));
+         std::string text = p.header.dump();
+         text.insert(1, "\"att.v\":{\"dtype\":\"F32\",\"shape\":[6],\"data_offsets\":[0,24]},");
+         return join_text(text, p.data);
+       }, "header: duplicate key \"att.v\""},
+      // metadata
+      {"MetadataMissing", [] { return without("__metadata__"); },
+       "header: missing \"__metadata__\""},
+      {"MetadataNotObject", [] { return tensor("__metadata__", nullptr, 1); },
+       "__metadata__ is 1, expected a JSON object"},
+      {"MetadataValueNotString", [] { return meta("format_version", 1); },
+       "__metadata__: value of \"format_version\" is 1, expected a string"},
+      {"FormatWrong", [] { return meta("format", "pt"); },
+       "metadata: format \"pt\", expected \"bahdanau-live\""},
+      {"FormatMissing", [] { return without("format", "__metadata__"); },
+       "metadata: missing key \"format\""},
+      {"FormatVersion2", [] { return meta("format_version", "2"); },
+       "metadata: format_version \"2\", expected \"1\""},
+      {"TokenizerVersion0", [] { return meta("tokenizer_version", "0"); },
+       "metadata: tokenizer_version \"0\", expected \"1\""},
+      // config
+      {"ConfigNotJson", [] { return meta("config", "{emb: 8}"); }, "config: not valid JSON"},
+      {"ConfigArray", [] { return meta("config", "[1,2]"); }, "config: [1,2] is not a JSON object"},
+      {"ConfigMissingField", [] { return config("attn", nullptr); },
+       "config: missing field \"attn\""},
+      {"ConfigNegativeDim", [] { return config("dec_hidden", -10); },
+       "config: dec_hidden = -10, expected 1..4096"},
+      {"ConfigHugeDims", [] {  // emb * src_vocab would overflow 32 bits
+         return edit_meta(kF32, "config", [](json& c) {
+           c["emb"] = 2147483647;
+           c["src_vocab"] = 1 << 20;
+         });
+       }, "config: emb = 2147483647, expected 1..4096"},
+      {"ConfigHugeVocab", [=] { return config("tgt_vocab", u64_max); },
+       "config: tgt_vocab = 18446744073709551615, expected 4..1000000"},
+      {"ConfigFloatDim", [] { return config("emb", 8.0); },
+       "config: field \"emb\" is 8.0, expected an integer"},
+      {"ConfigBoolDim", [] { return config("attn", true); },
+       "config: field \"attn\" is true, expected an integer"},
+      {"ConfigMaxout3", [] { return config("maxout", 3); }, "config: maxout = 3, expected 2"},
+      {"ConfigMaxTgtLen0", [] { return config("max_tgt_len", 0); },
+       "config: max_tgt_len = 0, expected 1..1024"},
+      {"ConfigBadScoring", [] { return config("scoring", "dot"); },
+       "config: scoring \"dot\", expected \"additive\" or \"scaled_dot\""},
+      {"ConfigBadDtype", [] { return config("dtype", "f16"); },
+       "config: dtype \"f16\", expected \"f32\" or \"int8\""},
+      {"ConfigSameLanguages", [] { return config("tgt_lang", "en"); },
+       "config: src_lang and tgt_lang are both \"en\""},
+      // vocabularies and names
+      {"VocabSizeMismatch", [] { return config("src_vocab", 46); },
+       "src_vocab: 45 tokens, config says src_vocab = 46"},
+      {"VocabBadSpecial", [] { return token("tgt_vocab", 2, "<bos>"); },
+       "tgt_vocab: token 2 is \"<bos>\", expected \"<s>\""},
+      {"VocabEmptyToken", [] { return token("src_vocab", 7, ""); }, "src_vocab: token 7 is empty"},
+      {"VocabNonString", [] { return token("src_vocab", 5, 5); },
+       "src_vocab: token 5 is 5, expected a string"},
+      {"VocabRepeat", [] { return token("src_vocab", 7, "cat"); },
+       "src_vocab: token 7 \"cat\" repeats token 6"},
+      {"VocabLoneSurrogate", [] { return meta("src_vocab", "[\"\\ud800\"]"); },
+       "src_vocab: not valid JSON"},
+      {"VocabTooManyValues", [] { return meta("src_vocab", json(std::vector<int>(999)).dump()); },
+       "src_vocab: more than 106 JSON values"},
+      {"VocabTooLong", [] { return token("src_vocab", 45, "zzz"); },  // under the value limit
+       "src_vocab: 46 tokens, config says src_vocab = 45"},
+      {"NamesNotArray", [] { return meta("src_names", "{\"a\":1}"); },
+       "src_names: {\"a\":1} is not a JSON array"},
+      {"NamesMissing", [] { return without("tgt_names", "__metadata__"); },
+       "metadata: missing key \"tgt_names\""},
+      // the tensor table
+      {"MissingTensor", [] { return without("dec.out.b"); }, "missing tensor dec.out.b"},
+      {"ExtraTensor", [] { return tensor("extra", "dtype", "F32"); }, "unknown tensor \"extra\""},
+      {"ScaleInF32File", [] { return tensor("src_emb.scale", "dtype", "F32"); },
+       "unknown tensor \"src_emb.scale\""},
+      {"AttVInScaledDot", [] { return tensor("att.v", "dtype", "F32", "tiny-scaled_dot-f32"); },
+       "tensor att.v: not allowed in a scaled_dot model"},
+      {"WrongDtypeInt8", [] { return tensor("att.W", "dtype", "F32", kI8); },
+       "tensor att.W: dtype \"F32\", expected \"I8\""},
+      {"F32FileInt8Config", [] { return config("dtype", "int8"); },
+       "tensor src_emb: dtype \"F32\", expected \"I8\""},
+      {"WrongShape", [] { return shape("dec.readout.W", 512, 896); },
+       "tensor dec.readout.W: shape [512,896], expected [16,42]"},
+      {"WrongRank", [] { return shape("att.v", 6, 1); }, "tensor att.v: shape [6,1], expected [6]"},
+      {"HugeShape", [] { return shape("src_emb", uint64_t(1) << 62, uint64_t(1) << 62); },
+       "tensor src_emb: shape [4611686018427387904,4611686018427387904], expected [45,8]"},
+      {"EntryNotObject", [] { return tensor("att.W", nullptr, 3); },
+       "tensor att.W: entry is 3, expected a JSON object"},
+      {"EntryMissingOffsets", [] { return tensor("att.W", "data_offsets", nullptr); },
+       "tensor att.W: missing \"data_offsets\""},
+      // data_offsets against each other and the data buffer
+      {"OffsetsNegative", [] { return offsets("dec.out.b", -4, 208); },
+       "tensor dec.out.b: data_offsets [-4,208], expected two non-negative integers"},
+      {"OffsetsOverlap", [] { return offsets("att.v", 552, 576); },
+       "tensor att.v: data_offsets [552,576] overlap tensor att.U"},
+      {"OffsetsOutOfRange", [] { return offsets("dec.out.b", 6640, 99999); },
+       "tensor dec.out.b: data_offsets [6640,99999] exceed the data buffer (19076 bytes)"},
+      {"OffsetsHuge", [=] { return offsets("dec.out.b", u64_max - 211, u64_max); },  // size right
+       "data_offsets [18446744073709551404,18446744073709551615] exceed the data buffer"},
+      {"OffsetsBeginAfterEnd", [] { return offsets("dec.out.b", 6852, 6640); },
+       "tensor dec.out.b: data_offsets [6852,6640] begin after end"},
+      {"OffsetsWrongSize", [] { return offsets("dec.out.b", 6640, 6856); },
+       "tensor dec.out.b: data_offsets [6640,6856] hold 216 bytes, expected 212"},
+      {"HoleInData", [] {
+         return edit(kF32, [](Parts& p) {
+           p.header["tgt_emb"]["data_offsets"] = {17384, 19080};
+           p.data.insert(p.data.begin() + 17380, 4, 0);
+         });
+       }, "data buffer: bytes [17380,17384] belong to no tensor"},
+      {"TrailingBytes",
+       [] { return edit(kF32, [](Parts& p) { p.data.resize(p.data.size() + 8); }); },
+       "data buffer: 8 trailing bytes after the last tensor"},
+      // values
+      {"NanWeight", [] { return put_f32(kF32, "src_emb", 17, NAN); },
+       "tensor src_emb: contains NaN or Inf at element 17"},
+      {"InfBias", [] { return put_f32(kI8, "dec.out.b", 52, -kInf); },
+       "tensor dec.out.b: contains NaN or Inf at element 52"},
+      {"InfScale", [] { return put_f32(kI8, "att.U.scale", 3, kInf); },
+       "tensor att.U.scale: contains NaN or Inf at element 3"},
+      {"ZeroScale", [] { return put_f32(kI8, "tgt_emb.scale", 2, 0.0f); },
+       "tensor tgt_emb.scale: scale 0 at row 2, scales must be > 0"},
+      {"NegativeScale", [] { return put_f32(kI8, "src_emb.scale", 0, -0.5f); },
+       "tensor src_emb.scale: scale -0.5 at row 0, scales must be > 0"},
+  };
+}
+
+class BadModel : public testing::TestWithParam<BadCase> {};
+
+TEST_P(BadModel, FailsWithMessage) {
+  const Result r = load(GetParam().make());
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find(GetParam().expected), std::string::npos)
+      << "error:    " << r.error << "\nexpected: " << GetParam().expected;
+}
+
+INSTANTIATE_TEST_SUITE_P(ModelFile, BadModel, testing::ValuesIn(bad_cases()),
+                         [](const testing::TestParamInfo<BadCase>& info) {
+                           return info.param.name;
+                         });
+
+// Random damage must end in a load or a message, never a crash or an out-of-bounds read.
+TEST(ModelFile, RandomDamageNeverCrashes) {
+  std::mt19937 rng(20240517);
+  const char* stems[] = {kF32, kI8, "tiny-scaled_dot-f32", "tiny-scaled_dot-int8"};
+  int loaded = 0, failed = 0;
+  for (int iter = 0; iter < 2000; iter++) {
+    Bytes file = fixture(stems[iter % 4]);
+    const size_t header_end = 8 + stored_header_length(stems[iter % 4]);
+    switch (rng() % 4) {
+      case 0:  // a few bytes anywhere
+        for (int k = 1 + rng() % 4; k > 0; k--)
+          file[rng() % file.size()] ^= uint8_t(1 + rng() % 255);
+        break;
+      case 1:  // a few bytes in the header, where the parser works hardest
+        for (int k = 1 + rng() % 4; k > 0; k--)
+          file[8 + rng() % (header_end - 8)] ^= uint8_t(1 << rng() % 8);
+        break;
+      case 2:  // the length prefix
+        file[rng() % 8] ^= uint8_t(1 + rng() % 255);
+        break;
+      default:  // truncation
+        file.resize(rng() % file.size());
+        break;
+    }
+    const Result r = load(file);
+    if (r.ok) {
+      loaded++;
+    } else {
+      failed++;
+      EXPECT_FALSE(r.error.empty()) << "iteration " << iter;
+    }
+  }
+  EXPECT_GT(loaded, 0);  // flips in int8 weights are still valid models
+  EXPECT_GT(failed, 1000);
+}
+
+}  // namespace
+}  // namespace bl
