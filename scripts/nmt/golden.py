@@ -51,6 +51,7 @@ def tiny_model(scoring, seed):
         for p in model.parameters():
             p.normal_(0.0, 0.6)
         model.out_b[data.EOS] += 2.0  # so that random models end some sentences on their own
+        model.out_b[data.UNK] += 2.5  # and emit <unk>, so the fixtures exercise its replacement
     return model.eval(), tiny_meta(cfg)
 
 

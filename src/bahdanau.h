@@ -1,0 +1,117 @@
+// bahdanau-live public API: a small interface over an opaque translator (whisper.cpp style).
+//
+//   std::string err;
+//   auto tr = bl::Translator::load(bytes, size, bl::LoadParams{}, &err);
+//   bl::Translation t;
+//   if (!tr->translate("The black cat is sleeping.", bl::TranslateParams{}, &t, &err)) ...
+//
+// Nothing here throws or aborts on bad input: every failure is a false return with a message.
+// The Embind bindings (src/wasm/) and the CLI (src/cli/) are thin layers over this header.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bl {
+
+struct LoadParams {
+  bool use_simd = true;  // false forces the scalar kernels (same results, within 1e-5)
+};
+
+struct TranslateParams {
+  int beam = 1;     // 1 = greedy; at most kMaxBeam
+  int max_len = 0;  // output tokens; 0 = the model's rule min(max_tgt_len, 2n + 10)
+  int top_k = 5;    // candidates reported per step (steps only)
+};
+
+constexpr int kMaxBeam = 16;
+
+struct ModelInfo {
+  std::string src_lang, tgt_lang, scoring, dtype, kernels;
+  int emb, enc_hidden, dec_hidden, attn, src_vocab, tgt_vocab, max_src_len, max_tgt_len;
+  size_t num_params, file_bytes, scoring_params;
+};
+
+struct Hypothesis {
+  std::vector<std::string> tokens;  // </s> excluded, <unk> replaced
+  double score = 0;                 // total log-probability
+  double norm = 0;                  // score / length (</s> counted)
+  bool finished = true;             // false when it hit the length limit
+};
+
+struct Translation {
+  std::vector<std::string> src_tokens;      // the columns: source tokens then "</s>"
+  std::vector<int> src_ids;                 // without </s>
+  std::vector<std::string> tgt_tokens;      // the rows: output tokens, </s> excluded
+  std::vector<int> tgt_ids;                 // before <unk> replacement
+  std::vector<std::vector<float>> attention;  // [rows][columns]
+  std::vector<float> probs;                 // p of each output token (greedy only, else empty)
+  std::string text;                         // detokenized
+  bool truncated = false;                   // stopped at the length limit, not at </s>
+  std::vector<Hypothesis> hypotheses;       // beam > 1: finished hypotheses, best first
+  double encode_ms = 0, decode_ms = 0;
+};
+
+// One decoder step, exactly as the page animates it.
+struct Step {
+  int index = 0;          // output position i, from 0
+  int token = 0;          // chosen id (greedy)
+  std::string word;       // chosen token's text, <unk> replaced; "</s>" at the end
+  float prob = 0;         // p(token)
+  std::vector<float> e, alpha, c;  // raw scores, weights (one per column), context
+  std::vector<int> top_ids;
+  std::vector<float> top_logp;
+  std::vector<std::string> top_words;
+  bool done = false;      // this step emitted </s> or reached the length limit
+};
+
+class Decoder;
+
+class Translator {
+ public:
+  static std::unique_ptr<Translator> load(const uint8_t* data, size_t size,
+                                          const LoadParams& params, std::string* error);
+  ~Translator();
+
+  // Empty or whitespace-only text gives an empty Translation and true. Invalid UTF-8, or more
+  // source tokens than max_src_len, gives false and a message.
+  bool translate(std::string_view text, const TranslateParams& params, Translation* out,
+                 std::string* error);
+  // Greedy step-by-step decoding of text; nullptr and a message on error.
+  std::unique_ptr<Decoder> start(std::string_view text, const TranslateParams& params,
+                                 std::string* error);
+
+  bool tokenize_source(std::string_view text, std::vector<std::string>* tokens,
+                       std::string* error) const;
+  const ModelInfo& info() const;
+
+  struct Impl;
+
+ private:
+  explicit Translator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend class Decoder;
+};
+
+class Decoder {
+ public:
+  ~Decoder();
+  // Runs the next step; returns false once done (then *out is untouched).
+  bool next(Step* out);
+  bool done() const;
+  const std::vector<std::string>& src_tokens() const;  // the columns, "</s>" last
+  // The translation so far (all of it once done()), same shape as Translator::translate.
+  Translation result() const;
+
+  struct State;
+
+ private:
+  explicit Decoder(std::unique_ptr<State> st);
+  std::unique_ptr<State> st_;
+  friend class Translator;
+};
+
+}  // namespace bl

@@ -1,0 +1,185 @@
+// bahdanau-translate: the native command line front end.
+//
+//   bahdanau-translate --model models/en-fr.safetensors [--beam K] [--json] [--heatmap] [TEXT...]
+//
+// TEXT (the arguments joined by spaces) is one sentence; without TEXT every stdin line is one.
+// One output line per input line. Errors go to stderr and make the exit status non-zero; a bad
+// stdin line prints an empty output line so the outputs stay aligned with the inputs.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bahdanau.h"
+#include "core/heatmap.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: bahdanau-translate --model FILE [--beam K] [--max-len N] [--json] [--heatmap]\n"
+    "                          [--scalar] [--info] [TEXT...]\n"
+    "Translates TEXT, or each line of standard input, and prints one translation per line.\n"
+    "  --model FILE   model file (.safetensors), e.g. models/en-fr.safetensors\n"
+    "  --beam K       beam search with K hypotheses (1..16; default 1 = greedy)\n"
+    "  --max-len N    cap the output at N tokens\n"
+    "  --json         one JSON object per line: source, target, attention, probabilities\n"
+    "  --heatmap      draw the attention matrix after each translation\n"
+    "  --scalar       use the scalar kernels instead of the SIMD ones\n"
+    "  --info         print the model's description as JSON and exit\n";
+
+struct Options {
+  std::string model;
+  bl::TranslateParams params;
+  bool json = false, heatmap = false, scalar = false, info = false;
+  std::vector<std::string> text;
+};
+
+bool parse_int(const char* s, int lo, int hi, int* out) {
+  char* end = nullptr;
+  long v = std::strtol(s, &end, 10);
+  if (!*s || *end || v < lo || v > hi) return false;
+  *out = int(v);
+  return true;
+}
+
+// Returns 0 to go on, or the exit status.
+int parse(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "bahdanau-translate: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return -1;
+    } else if (a == "--model") {
+      const char* v = value("--model");
+      if (!v) return 2;
+      o->model = v;
+    } else if (a == "--beam" || a == "--max-len") {
+      const char* v = value(a.c_str());
+      int* dst = a == "--beam" ? &o->params.beam : &o->params.max_len;
+      if (!v || !parse_int(v, 1, a == "--beam" ? bl::kMaxBeam : 1024, dst)) {
+        std::fprintf(stderr, "bahdanau-translate: %s takes an integer in 1..%d\n", a.c_str(),
+                     a == "--beam" ? bl::kMaxBeam : 1024);
+        return 2;
+      }
+    } else if (a == "--json") {
+      o->json = true;
+    } else if (a == "--heatmap") {
+      o->heatmap = true;
+    } else if (a == "--scalar") {
+      o->scalar = true;
+    } else if (a == "--info") {
+      o->info = true;
+    } else if (a == "--") {
+      for (i++; i < argc; i++) o->text.push_back(argv[i]);
+    } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
+      std::fprintf(stderr, "bahdanau-translate: unknown option %s\n%s", a.c_str(), kUsage);
+      return 2;
+    } else {
+      o->text.push_back(a);
+    }
+  }
+  if (o->model.empty()) {
+    std::fprintf(stderr, "bahdanau-translate: --model FILE is required\n%s", kUsage);
+    return 2;
+  }
+  return 0;
+}
+
+nlohmann::json to_json(const bl::Translation& t) {
+  nlohmann::json j;
+  j["source"] = t.src_tokens;
+  j["target"] = t.tgt_tokens;
+  j["text"] = t.text;
+  j["attention"] = t.attention;
+  j["truncated"] = t.truncated;
+  if (!t.probs.empty()) j["probs"] = t.probs;
+  if (!t.hypotheses.empty()) {
+    j["hypotheses"] = nlohmann::json::array();
+    for (const auto& h : t.hypotheses)
+      j["hypotheses"].push_back(
+          {{"tokens", h.tokens}, {"score", h.score}, {"norm", h.norm}, {"finished", h.finished}});
+  }
+  j["timings"] = {{"encode_ms", t.encode_ms}, {"decode_ms", t.decode_ms}};
+  return j;
+}
+
+nlohmann::json info_json(const bl::ModelInfo& m) {
+  return {{"src_lang", m.src_lang},     {"tgt_lang", m.tgt_lang},
+          {"scoring", m.scoring},       {"dtype", m.dtype},
+          {"kernels", m.kernels},       {"emb", m.emb},
+          {"enc_hidden", m.enc_hidden}, {"dec_hidden", m.dec_hidden},
+          {"attn", m.attn},             {"src_vocab", m.src_vocab},
+          {"tgt_vocab", m.tgt_vocab},   {"max_src_len", m.max_src_len},
+          {"max_tgt_len", m.max_tgt_len}, {"num_params", m.num_params},
+          {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params}};
+}
+
+// Translates one line; false (and a message on stderr) if it could not.
+bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
+  bl::Translation t;
+  std::string err;
+  if (!tr.translate(line, o.params, &t, &err)) {
+    std::fprintf(stderr, "bahdanau-translate: %s\n", err.c_str());
+    std::fputs(o.json ? "{}\n" : "\n", stdout);
+    return false;
+  }
+  if (o.json)
+    std::fputs((to_json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")
+                   .c_str(),
+               stdout);
+  else
+    std::printf("%s\n", t.text.c_str());
+  if (o.heatmap && !t.tgt_tokens.empty())
+    std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
+  std::fflush(stdout);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (int rc = parse(argc, argv, &o)) return rc < 0 ? 0 : rc;
+
+  std::ifstream f(o.model, std::ios::binary);
+  if (!f) {
+    std::fprintf(stderr, "bahdanau-translate: cannot open model file %s: %s\n", o.model.c_str(),
+                 std::strerror(errno));
+    return 1;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string err;
+  auto tr = bl::Translator::load(bytes.data(), bytes.size(), bl::LoadParams{!o.scalar}, &err);
+  if (!tr) {
+    std::fprintf(stderr, "bahdanau-translate: %s: %s\n", o.model.c_str(), err.c_str());
+    return 1;
+  }
+  if (o.info) {
+    std::printf("%s\n", info_json(tr->info()).dump().c_str());
+    return 0;
+  }
+
+  bool ok = true;
+  if (!o.text.empty()) {
+    std::string text;
+    for (const auto& t : o.text) text += (text.empty() ? "" : " ") + t;
+    ok = run_one(*tr, o, text);
+  } else {
+    std::string line;
+    while (std::getline(std::cin, line)) ok = run_one(*tr, o, line) && ok;
+  }
+  return ok ? 0 : 1;
+}

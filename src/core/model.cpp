@@ -1,0 +1,143 @@
+#include "core/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace bl {
+
+namespace {
+
+// Scratch space for one step, reused so a step allocates nothing once warmed up. One Model is
+// used by one thread at a time (the JS API is single-threaded), hence thread_local is enough.
+struct RunState {
+  std::vector<float> x, gi, gh, rz, q, u, t;
+};
+thread_local RunState rs;
+
+void fit(std::vector<float>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+}  // namespace
+
+Model::Model(const ModelData& data, const Kernels& kernels)
+    : cfg_(data.config), w_(data.weights), k_(kernels) {}
+
+void Model::gemv(const Matrix& W, const float* x, const float* bias, float* y) const {
+  if (W.is_int8())
+    k_.gemv_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), x, bias, y);
+  else
+    k_.gemv_f32(W.rows, W.cols, W.f32.data(), W.cols, x, bias, y);
+}
+
+void Model::embed(const Matrix& table, int id, float* out) const {
+  const size_t E = table.cols;
+  if (table.is_int8()) {  // the same q * scale the reference dequantizes to
+    const int8_t* q = table.i8.data() + size_t(id) * E;
+    const float scale = table.scale[id];
+    for (size_t k = 0; k < E; k++) out[k] = float(q[k]) * scale;
+  } else {
+    std::memcpy(out, table.f32.data() + size_t(id) * E, E * sizeof(float));
+  }
+}
+
+void Model::gru(const Gru& g, const float* gi, const float* h_prev, float* h_out) const {
+  const size_t H = g.W_hh.cols;
+  fit(rs.gh, 3 * H);
+  float* gh = rs.gh.data();
+  gemv(g.W_hh, h_prev, g.b_hh.data(), gh);  // W_h* h + b_h*, gates r, z, n
+  fit(rs.rz, 2 * H);
+  float* rz = rs.rz.data();
+  for (size_t k = 0; k < 2 * H; k++) rz[k] = gi[k] + gh[k];
+  k_.sigmoid(2 * H, rz, rz);  // r = rz[0..H), z = rz[H..2H)
+  for (size_t k = 0; k < H; k++) h_out[k] = gi[2 * H + k] + rz[k] * gh[2 * H + k];
+  k_.tanh(H, h_out, h_out);  // n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
+  for (size_t k = 0; k < H; k++) {
+    const float z = rz[H + k];
+    h_out[k] = (1.0f - z) * h_out[k] + z * h_prev[k];  // h' = (1 - z) n + z h
+  }
+}
+
+void Model::encode(const std::vector<int>& ids, Annotations* a) const {
+  const size_t E = cfg_.emb, H = cfg_.enc_hidden, A = cfg_.attn, D = cfg_.dec_hidden;
+  std::vector<int> x(ids);
+  x.push_back(3);  // </s>
+  const size_t n = x.size();
+  a->n = int(n);
+  a->h.assign(n * 2 * H, 0.0f);
+  a->keys.assign(n * A, 0.0f);
+  a->s0.assign(D, 0.0f);
+
+  // The input halves W_ih x_t + b_ih do not depend on the recurrence: compute them for all t.
+  std::vector<float> emb(n * E), gi_f(n * 3 * H), gi_b(n * 3 * H);
+  for (size_t t = 0; t < n; t++) {
+    embed(w_.src_emb, x[t], &emb[t * E]);
+    gemv(w_.enc_fwd.W_ih, &emb[t * E], w_.enc_fwd.b_ih.data(), &gi_f[t * 3 * H]);
+    gemv(w_.enc_bwd.W_ih, &emb[t * E], w_.enc_bwd.b_ih.data(), &gi_b[t * 3 * H]);
+  }
+  std::vector<float> zero(H, 0.0f);
+  const float* prev = zero.data();
+  for (size_t t = 0; t < n; t++) {  // ->h_j reads x_1 .. x_T
+    float* h = &a->h[t * 2 * H];
+    gru(w_.enc_fwd, &gi_f[t * 3 * H], prev, h);
+    prev = h;
+  }
+  prev = zero.data();
+  for (size_t t = n; t-- > 0;) {  // <-h_j reads x_T .. x_1
+    float* h = &a->h[t * 2 * H + H];
+    gru(w_.enc_bwd, &gi_b[t * 3 * H], prev, h);
+    prev = h;
+  }
+  for (size_t t = 0; t < n; t++) gemv(w_.att_U, &a->h[t * 2 * H], nullptr, &a->keys[t * A]);
+  gemv(w_.init_W, &a->h[H], w_.init_b.data(), a->s0.data());  // s_0 from <-h_1
+  k_.tanh(D, a->s0.data(), a->s0.data());
+}
+
+void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const {
+  const size_t E = cfg_.emb, H2 = 2 * size_t(cfg_.enc_hidden), A = cfg_.attn,
+               D = cfg_.dec_hidden, M = cfg_.maxout, Vt = cfg_.tgt_vocab;
+  const size_t n = size_t(a.n);
+  out->e.resize(n);
+  out->alpha.resize(n);
+  out->c.resize(H2);
+  out->s.resize(D);
+  out->logp.resize(Vt);
+
+  // Score: q = W s_{i-1}; e_ij = v . tanh(q + U h_j)  or  (q . U h_j) / sqrt(A)
+  fit(rs.q, A);
+  gemv(w_.att_W, s_prev, nullptr, rs.q.data());
+  if (cfg_.scoring == Scoring::Additive)
+    k_.additive_score(n, A, a.keys.data(), A, rs.q.data(), w_.att_v.data(), out->e.data());
+  else
+    k_.dot_score(n, A, a.keys.data(), A, rs.q.data(), 1.0f / std::sqrt(float(A)), out->e.data());
+  // Normalise: alpha_i = softmax(e_i)
+  k_.softmax(n, out->e.data(), out->alpha.data());
+  // Mix: c_i = sum_j alpha_ij h_j
+  k_.weighted_sum(n, H2, out->alpha.data(), a.h.data(), H2, out->c.data());
+
+  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
+  fit(rs.x, E + H2);
+  embed(w_.tgt_emb, y_prev, rs.x.data());
+  std::copy(out->c.begin(), out->c.end(), rs.x.begin() + E);
+  fit(rs.gi, 3 * D);
+  gemv(w_.dec_gru.W_ih, rs.x.data(), w_.dec_gru.b_ih.data(), rs.gi.data());
+  gru(w_.dec_gru, rs.gi.data(), s_prev, out->s.data());
+
+  // Generate: t = maxout(W_o [s_i; c_i; E y_{i-1}] + b_o); p = softmax(E_tgt t + b_out)
+  fit(rs.u, D + H2 + E);
+  std::copy(out->s.begin(), out->s.end(), rs.u.begin());
+  std::copy(out->c.begin(), out->c.end(), rs.u.begin() + D);
+  std::copy(rs.x.begin(), rs.x.begin() + E, rs.u.begin() + D + H2);
+  fit(rs.t, M * E);
+  gemv(w_.readout_W, rs.u.data(), w_.readout_b.data(), rs.t.data());
+  for (size_t k = 0; k < E; k++) {
+    float m = rs.t[k * M];
+    for (size_t p = 1; p < M; p++) m = std::max(m, rs.t[k * M + p]);
+    rs.t[k] = m;  // in place is safe: k <= k * M
+  }
+  gemv(w_.tgt_emb, rs.t.data(), w_.out_b.data(), out->logp.data());
+  k_.log_softmax(Vt, out->logp.data(), out->logp.data());
+}
+
+}  // namespace bl

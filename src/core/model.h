@@ -1,0 +1,51 @@
+// The Bahdanau et al. (2014) network: encode a sentence once, then decode one step at a time.
+// Equations in docs/model-format.md; names follow the paper (h, s, c, alpha, e).
+#pragma once
+#include <vector>
+
+#include "core/weights.h"
+#include "kernels/kernels.h"
+
+namespace bl {
+
+// Everything the decoder needs about one source sentence, computed once.
+struct Annotations {
+  int n = 0;                // source positions, </s> included
+  std::vector<float> h;     // [n, 2H]  h_j = [->h_j; <-h_j]
+  std::vector<float> keys;  // [n, A]   U h_j, precomputed so a step costs one GEMV less per j
+  std::vector<float> s0;    // [D]      tanh(W_init <-h_1 + b)
+};
+
+// The outputs of one decoder step i.
+struct StepState {
+  std::vector<float> e;      // [n]   raw scores e_ij
+  std::vector<float> alpha;  // [n]   softmax(e_i)
+  std::vector<float> c;      // [2H]  context c_i
+  std::vector<float> s;      // [D]   decoder state s_i
+  std::vector<float> logp;   // [Vt]  log p(y_i | y_<i, x)
+};
+
+class Model {
+ public:
+  Model(const ModelData& data, const Kernels& kernels);
+
+  // ids: source token ids without </s> (appended here).
+  void encode(const std::vector<int>& ids, Annotations* out) const;
+  // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
+  void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
+
+  const Config& config() const { return cfg_; }
+  const Kernels& kernels() const { return k_; }
+
+ private:
+  void gemv(const Matrix& W, const float* x, const float* bias, float* y) const;
+  void embed(const Matrix& table, int id, float* out) const;
+  // h = GRU(x, h_prev) with the input half (W_ih x + b_ih) already computed in gi.
+  void gru(const Gru& g, const float* gi, const float* h_prev, float* h_out) const;
+
+  const Config& cfg_;
+  const Weights& w_;
+  const Kernels& k_;
+};
+
+}  // namespace bl

@@ -1,0 +1,129 @@
+#include "core/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
+namespace bl {
+
+int max_output_len(const Config& cfg, int n_src, int requested) {
+  int len = std::min(cfg.max_tgt_len, 2 * n_src + 10);
+  if (requested > 0) len = std::min(len, requested);
+  return len;
+}
+
+std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) {
+  const int n = int(logp.size());
+  k = std::max(0, std::min(k, n));
+  std::vector<int> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  auto better = [&](int a, int b) { return logp[a] > logp[b] || (logp[a] == logp[b] && a < b); };
+  std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), better);
+  std::vector<std::pair<int, float>> out;
+  out.reserve(k);
+  for (int i = 0; i < k; i++) out.emplace_back(idx[i], logp[idx[i]]);
+  return out;
+}
+
+Hyp greedy_search(const Model& m, const Annotations& a, int max_len) {
+  Hyp hyp;
+  StepState st;
+  std::vector<float> s = a.s0;
+  int y = kBos;
+  for (int i = 0; i < max_len; i++) {
+    m.step(a, y, s.data(), &st);
+    y = top_k(st.logp, 1)[0].first;
+    hyp.ids.push_back(y);
+    hyp.alphas.push_back(st.alpha);
+    hyp.probs.push_back(std::exp(st.logp[y]));
+    hyp.score += double(st.logp[y]);
+    s.swap(st.s);
+    if (y == kEos) {
+      hyp.finished = true;
+      break;
+    }
+  }
+  hyp.norm = hyp.ids.empty() ? 0.0 : hyp.score / double(hyp.ids.size());
+  return hyp;
+}
+
+namespace {
+struct Live {
+  Hyp hyp;
+  std::vector<float> s;
+};
+}  // namespace
+
+std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len) {
+  std::vector<Live> live(1);
+  live[0].s = a.s0;
+  std::vector<Hyp> finished;
+  StepState st;
+  for (int i = 0; i < max_len; i++) {
+    // (total, hypothesis index, token); each hypothesis proposes its own top k.
+    std::vector<std::tuple<double, int, int>> cands;
+    std::vector<StepState> outs(live.size());
+    for (size_t hi = 0; hi < live.size(); hi++) {
+      const Hyp& h = live[hi].hyp;
+      m.step(a, h.ids.empty() ? kBos : h.ids.back(), live[hi].s.data(), &outs[hi]);
+      for (auto [tok, lp] : top_k(outs[hi].logp, k)) cands.emplace_back(h.score + double(lp), int(hi), tok);
+    }
+    std::sort(cands.begin(), cands.end(), [](const auto& x, const auto& y) {
+      if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) > std::get<0>(y);
+      if (std::get<1>(x) != std::get<1>(y)) return std::get<1>(x) < std::get<1>(y);
+      return std::get<2>(x) < std::get<2>(y);
+    });
+    const size_t width = size_t(k) - finished.size();
+    std::vector<Live> next;
+    for (size_t c = 0; c < cands.size() && c < width; c++) {
+      auto [score, hi, tok] = cands[c];
+      Live n{live[hi].hyp, outs[hi].s};
+      n.hyp.ids.push_back(tok);
+      n.hyp.alphas.push_back(outs[hi].alpha);
+      n.hyp.probs.push_back(std::exp(outs[hi].logp[tok]));
+      n.hyp.score = score;
+      if (tok == kEos) {
+        n.hyp.finished = true;
+        n.hyp.norm = score / double(n.hyp.ids.size());
+        finished.push_back(std::move(n.hyp));
+      } else {
+        next.push_back(std::move(n));
+      }
+    }
+    live.swap(next);
+    if (live.empty() || finished.size() >= size_t(k)) break;
+  }
+  for (Live& l : live) {  // out of length: keep them, unterminated
+    l.hyp.norm = l.hyp.score / double(l.hyp.ids.size());
+    finished.push_back(std::move(l.hyp));
+  }
+  std::vector<size_t> order(finished.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return finished[x].norm > finished[y].norm; });
+  std::vector<Hyp> out;
+  out.reserve(order.size());
+  for (size_t i : order) out.push_back(std::move(finished[i]));
+  return out;
+}
+
+std::string replace_unk(const std::vector<float>& alpha,
+                        const std::vector<std::string>& src_tokens) {
+  size_t best = 0;
+  for (size_t j = 1; j < src_tokens.size() && j < alpha.size(); j++)
+    if (alpha[j] > alpha[best]) best = j;
+  return src_tokens.empty() ? "<unk>" : src_tokens[best];
+}
+
+std::vector<std::string> target_words(const std::vector<int>& ids,
+                                      const std::vector<std::vector<float>>& alphas,
+                                      const std::vector<std::string>& src_tokens,
+                                      const std::vector<std::string>& tgt_vocab) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ids.size() && ids[i] != kEos; i++)
+    out.push_back(ids[i] == kUnk ? replace_unk(alphas[i], src_tokens) : tgt_vocab[ids[i]]);
+  return out;
+}
+
+}  // namespace bl

@@ -1,0 +1,42 @@
+// Greedy and beam search over Model, and <unk> replacement. The exact rules (tie-breaking,
+// double-precision scores, length normalisation) are those of scripts/nmt/search.py, which
+// the golden fixtures pin; docs/model-format.md states them.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/model.h"
+
+namespace bl {
+
+constexpr int kPad = 0, kUnk = 1, kBos = 2, kEos = 3;
+
+struct Hyp {
+  std::vector<int> ids;                     // </s> included when finished
+  std::vector<std::vector<float>> alphas;   // one row per id
+  std::vector<float> probs;                 // p of each id
+  double score = 0, norm = 0;
+  bool finished = false;
+};
+
+// min(max_tgt_len, 2n + 10), or the caller's smaller limit.
+int max_output_len(const Config& cfg, int n_src, int requested);
+
+// (id, log-prob) of the k best, sorted by log-prob, ties to the lower id.
+std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k);
+
+Hyp greedy_search(const Model& m, const Annotations& a, int max_len);
+// Finished hypotheses, best first (live ones at the length limit are added unterminated).
+std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len);
+
+// Ids -> tokens up to </s>; an <unk> becomes the source token (not </s>) with the largest
+// weight in its attention row, ties to the earlier one (Luong et al., 2015).
+std::vector<std::string> target_words(const std::vector<int>& ids,
+                                      const std::vector<std::vector<float>>& alphas,
+                                      const std::vector<std::string>& src_tokens,
+                                      const std::vector<std::string>& tgt_vocab);
+std::string replace_unk(const std::vector<float>& alpha,
+                        const std::vector<std::string>& src_tokens);
+
+}  // namespace bl

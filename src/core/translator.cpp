@@ -1,0 +1,222 @@
+// bl::Translator and bl::Decoder: the public API over loader, tokenizer, model and search.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <unordered_map>
+
+#include "bahdanau.h"
+#include "core/model_file.h"
+#include "core/search.h"
+#include "core/tokenizer.h"
+
+namespace bl {
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+struct Translator::Impl {
+  ModelData data;
+  std::unique_ptr<Model> model;
+  std::unique_ptr<Tokenizer> src_tok, tgt_tok;
+  std::unordered_map<std::string, int> src_index;
+  ModelInfo info;
+
+  // Tokens and ids of a source sentence; false on invalid UTF-8 or too many tokens.
+  bool source(std::string_view text, std::vector<std::string>* toks, std::vector<int>* ids,
+              std::string* error) const {
+    if (!src_tok->tokenize(text, toks, error)) return false;
+    if (int(toks->size()) > data.config.max_src_len) {
+      *error = "input has " + std::to_string(toks->size()) + " tokens; this model reads at most " +
+               std::to_string(data.config.max_src_len) + " (split the text into sentences)";
+      return false;
+    }
+    ids->clear();
+    for (const std::string& t : *toks) {
+      auto it = src_index.find(t);
+      ids->push_back(it == src_index.end() ? kUnk : it->second);
+    }
+    return true;
+  }
+
+  void fill(const Hyp& best, const std::vector<std::string>& src_tokens, Translation* out) const {
+    out->tgt_tokens = target_words(best.ids, best.alphas, src_tokens, data.tgt_vocab);
+    out->tgt_ids.assign(best.ids.begin(), best.ids.begin() + out->tgt_tokens.size());
+    out->attention.assign(best.alphas.begin(), best.alphas.begin() + out->tgt_tokens.size());
+    out->truncated = !best.finished;
+    out->text = tgt_tok->detokenize(out->tgt_tokens);
+  }
+};
+
+Translator::Translator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Translator::~Translator() = default;
+
+std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
+                                             const LoadParams& params, std::string* error) {
+  auto impl = std::make_unique<Impl>();
+  if (!load_model(bytes, size, &impl->data, error)) return nullptr;
+  const ModelData& d = impl->data;
+  const Config& c = d.config;
+  const Kernels& k = params.use_simd ? simd_kernels() : scalar_kernels();
+  impl->model = std::make_unique<Model>(d, k);
+  impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names);
+  impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names);
+  for (size_t i = 0; i < d.src_vocab.size(); i++) impl->src_index.emplace(d.src_vocab[i], int(i));
+
+  ModelInfo& in = impl->info;
+  in.src_lang = c.src_lang;
+  in.tgt_lang = c.tgt_lang;
+  in.scoring = c.scoring == Scoring::Additive ? "additive" : "scaled_dot";
+  in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
+  in.kernels = k.name;
+  in.emb = c.emb;
+  in.enc_hidden = c.enc_hidden;
+  in.dec_hidden = c.dec_hidden;
+  in.attn = c.attn;
+  in.src_vocab = c.src_vocab;
+  in.tgt_vocab = c.tgt_vocab;
+  in.max_src_len = c.max_src_len;
+  in.max_tgt_len = c.max_tgt_len;
+  in.num_params = d.num_params;
+  in.file_bytes = d.file_bytes;
+  // W (A x D) and U (A x 2H), plus v (A) for the additive network
+  in.scoring_params = size_t(c.attn) * (c.dec_hidden + 2 * c.enc_hidden) +
+                      (c.scoring == Scoring::Additive ? size_t(c.attn) : 0);
+  return std::unique_ptr<Translator>(new Translator(std::move(impl)));
+}
+
+const ModelInfo& Translator::info() const { return impl_->info; }
+
+bool Translator::tokenize_source(std::string_view text, std::vector<std::string>* tokens,
+                                 std::string* error) const {
+  return impl_->src_tok->tokenize(text, tokens, error);
+}
+
+bool Translator::translate(std::string_view text, const TranslateParams& p, Translation* out,
+                           std::string* error) {
+  *out = Translation{};
+  if (p.beam < 1 || p.beam > kMaxBeam) {
+    *error = "beam must be between 1 and " + std::to_string(kMaxBeam);
+    return false;
+  }
+  std::vector<std::string> toks;
+  if (!impl_->source(text, &toks, &out->src_ids, error)) return false;
+  if (toks.empty()) return true;
+  auto t0 = std::chrono::steady_clock::now();
+  Annotations a;
+  impl_->model->encode(out->src_ids, &a);
+  out->encode_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
+  if (p.beam == 1) {
+    Hyp best = greedy_search(*impl_->model, a, max_len);
+    impl_->fill(best, toks, out);
+    out->probs.assign(best.probs.begin(), best.probs.begin() + out->tgt_tokens.size());
+  } else {
+    std::vector<Hyp> hyps = beam_search(*impl_->model, a, p.beam, max_len);
+    impl_->fill(hyps[0], toks, out);
+    for (const Hyp& h : hyps)
+      out->hypotheses.push_back({target_words(h.ids, h.alphas, toks, impl_->data.tgt_vocab),
+                                 h.score, h.norm, h.finished});
+  }
+  out->decode_ms = ms_since(t0);
+  out->src_tokens = std::move(toks);
+  out->src_tokens.push_back("</s>");
+  return true;
+}
+
+// ---- step-by-step decoding ---------------------------------------------------------------
+
+struct Decoder::State {
+  const Translator::Impl* impl;
+  std::vector<std::string> src_tokens;  // without </s>
+  std::vector<std::string> columns;     // with </s>
+  std::vector<int> src_ids;
+  Annotations a;
+  StepState st;
+  std::vector<float> s;
+  Hyp hyp;
+  int max_len = 0, top_k = 5, y = kBos;
+  bool done = false;
+  double encode_ms = 0, decode_ms = 0;
+};
+
+Decoder::Decoder(std::unique_ptr<State> st) : st_(std::move(st)) {}
+Decoder::~Decoder() = default;
+
+std::unique_ptr<Decoder> Translator::start(std::string_view text, const TranslateParams& p,
+                                           std::string* error) {
+  auto st = std::make_unique<Decoder::State>();
+  st->impl = impl_.get();
+  if (!impl_->source(text, &st->src_tokens, &st->src_ids, error)) return nullptr;
+  st->columns = st->src_tokens;
+  st->columns.push_back("</s>");
+  st->top_k = std::max(1, std::min(p.top_k, impl_->data.config.tgt_vocab));
+  st->max_len = max_output_len(impl_->data.config, int(st->src_tokens.size()), p.max_len);
+  if (st->src_tokens.empty()) {
+    st->done = true;
+  } else {
+    auto t0 = std::chrono::steady_clock::now();
+    impl_->model->encode(st->src_ids, &st->a);
+    st->s = st->a.s0;
+    st->encode_ms = ms_since(t0);
+  }
+  return std::unique_ptr<Decoder>(new Decoder(std::move(st)));
+}
+
+bool Decoder::done() const { return st_->done; }
+const std::vector<std::string>& Decoder::src_tokens() const { return st_->columns; }
+
+bool Decoder::next(Step* out) {
+  State& d = *st_;
+  if (d.done) return false;
+  auto t0 = std::chrono::steady_clock::now();
+  d.impl->model->step(d.a, d.y, d.s.data(), &d.st);
+  auto top = top_k(d.st.logp, d.top_k);
+  d.y = top[0].first;
+  d.s.swap(d.st.s);
+  d.hyp.ids.push_back(d.y);
+  d.hyp.alphas.push_back(d.st.alpha);
+  d.hyp.probs.push_back(std::exp(d.st.logp[d.y]));
+  d.hyp.score += double(d.st.logp[d.y]);
+  d.hyp.finished = d.y == kEos;
+  d.done = d.hyp.finished || int(d.hyp.ids.size()) >= d.max_len;
+
+  *out = Step{};
+  out->index = int(d.hyp.ids.size()) - 1;
+  out->token = d.y;
+  out->word = d.y == kEos   ? "</s>"
+              : d.y == kUnk ? replace_unk(d.st.alpha, d.src_tokens)
+                            : d.impl->data.tgt_vocab[d.y];
+  out->prob = d.hyp.probs.back();
+  out->e = d.st.e;
+  out->alpha = d.st.alpha;
+  out->c = d.st.c;
+  for (auto [id, lp] : top) {
+    out->top_ids.push_back(id);
+    out->top_logp.push_back(lp);
+    out->top_words.push_back(d.impl->data.tgt_vocab[id]);
+  }
+  out->done = d.done;
+  d.decode_ms += ms_since(t0);
+  return true;
+}
+
+Translation Decoder::result() const {
+  const State& d = *st_;
+  Translation t;
+  t.src_ids = d.src_ids;
+  t.src_tokens = d.columns;
+  if (!d.hyp.ids.empty()) {
+    d.impl->fill(d.hyp, d.src_tokens, &t);
+    t.probs.assign(d.hyp.probs.begin(), d.hyp.probs.begin() + t.tgt_tokens.size());
+    t.truncated = !d.hyp.finished;
+  }
+  t.encode_ms = d.encode_ms;
+  t.decode_ms = d.decode_ms;
+  return t;
+}
+
+}  // namespace bl

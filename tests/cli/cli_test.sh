@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The native CLI as a user runs it: translations, --json, --heatmap, stdin, and clear errors.
+# usage: tests/cli/cli_test.sh path/to/bahdanau-translate
+set -uo pipefail
+bin="$1"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+model="$root/models/en-fr.safetensors"
+tiny="$root/tests/fixtures/tiny-additive-f32.safetensors"
+pass=0 fail=0
+check() {  # check NAME CONDITION-EXIT-STATUS
+  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+out=$("$bin" --model "$model" "The black cat is sleeping.")
+echo "translation: $out"
+[[ "$out" == *"chat noir"* ]]; check "black cat -> chat noir ($out)" $?
+
+out=$("$bin" --model "$model" --heatmap "The black cat is sleeping.")
+echo "$out"
+grep -qE '^noir +' <<<"$out" && grep -q 'black' <<<"$out"; check "heatmap has labelled rows and columns" $?
+# "noir" comes after "chat", and its attention row peaks on "black" (the order flip)
+"$bin" --model "$model" --json "The black cat is sleeping." | python3 -c '
+import json, sys
+d = json.load(sys.stdin); t = d["target"]
+assert "chat" in t and "noir" in t and t.index("noir") > t.index("chat"), t
+row = d["attention"][t.index("noir")]
+assert d["source"][row.index(max(row))] == "black", (d["source"], row)'
+check "noir after chat, aligned with black" $?
+
+printf 'I am cold.\n\nHe is tall.\n' | "$bin" --model "$model" >"$tmp/lines"
+check "stdin exits 0" $?
+[ "$(wc -l <"$tmp/lines")" -eq 3 ]; check "one output line per input line" $?
+[ -z "$(sed -n 2p "$tmp/lines")" ]; check "empty line gives empty output" $?
+
+"$bin" --model "$model" --json "Tom is here." >"$tmp/json"
+python3 - "$tmp/json" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["source"][-1] == "</s>" and "Tom" in d["source"], d["source"]
+assert len(d["attention"]) == len(d["target"]) and all(
+    abs(sum(r) - 1) < 1e-4 and len(r) == len(d["source"]) for r in d["attention"])
+assert "Tom" in d["target"], d
+PY
+check "--json shape, rows sum to 1, Tom copied" $?
+
+"$bin" --model "$model" --beam 4 --json "I am cold." | python3 -c '
+import json, sys; d = json.load(sys.stdin); assert len(d["hypotheses"]) >= 1, d'
+check "--beam 4 reports hypotheses" $?
+
+"$bin" --model "$tmp/nope.safetensors" "x" 2>"$tmp/err"; rc=$?
+[ $rc -ne 0 ] && grep -q "cannot open model file" "$tmp/err"; check "missing model: clear error" $?
+
+head -c 100 "$model" >"$tmp/trunc.safetensors"
+"$bin" --model "$tmp/trunc.safetensors" "x" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && [ -s "$tmp/err" ]; check "truncated model: error, exit 1 ($(cat "$tmp/err"))" $?
+
+printf 'ok\n\xff\xfe bad\n' | "$bin" --model "$tiny" >"$tmp/o" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "UTF-8" "$tmp/err" && [ "$(wc -l <"$tmp/o")" -eq 2 ]
+check "invalid UTF-8 line: error, other lines still translated" $?
+
+long=$(printf 'word %.0s' $(seq 1 200))
+"$bin" --model "$model" "$long" 2>"$tmp/err" >/dev/null; rc=$?
+[ $rc -eq 1 ] && grep -q "at most 64" "$tmp/err"; check "over-long input refused clearly" $?
+
+"$bin" --model "$model" --beam 0 x 2>/dev/null; [ $? -eq 2 ]; check "--beam 0 is a usage error" $?
+"$bin" --bogus 2>/dev/null; [ $? -eq 2 ]; check "unknown option is a usage error" $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
