@@ -76,7 +76,7 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
                     help="checkpoint folder (training resumes from it)")
     ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot"])
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--smoothing", type=float, default=0.1)

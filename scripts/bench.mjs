@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// scripts/bench [--json] [--model FILE] [--beam K] [--repeat R] [--sentences N]
+//
+// Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
+// and wasm-scalar through web/lib in this process, and native through its CLI reading all of
+// them on stdin (one process, --json). What is timed:
+//   core ms      the engine's own per-sentence timings (encode + decode, the same C++ clock
+//                code in every engine; tokenization and JS marshaling excluded). Each sentence
+//                runs R times, its time is the median of those; the table shows the median
+//                over sentences. ms/token divides by the decoded tokens (</s> included);
+//                tokens/s is 1000 / that median.
+//   JS call ms   wall time of translate() as a Node caller sees it (wasm engines only).
+//   instantiate  compiling and instantiating the .wasm (first use of the variant).
+//   load         parsing the model bytes into a translator (wasm: in the instance; native:
+//                wall time of a whole `bahdanau-translate --info` process, start-up included).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+import { createTranslator } from '../web/lib/bahdanau.js';
+import { devSentences } from './lib/dev-sentences.mjs';
+import { DEFAULT_MODEL, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function parseArgs(argv) {
+  const o = { json: false, model: DEFAULT_MODEL, beam: 1, repeat: 3, sentences: 200 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') o.json = true;
+    else if (a === '--model') o.model = argv[++i];
+    else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
+    else {
+      process.stderr.write('usage: scripts/bench [--json] [--model FILE] [--beam K] [--repeat R] [--sentences N]\n');
+      process.exit(2);
+    }
+  }
+  if (!existsSync(o.model)) {
+    process.stderr.write(`bench: no model at ${o.model} (pass --model FILE, e.g. tests/fixtures/tiny-additive-f32.safetensors)\n`);
+    process.exit(1);
+  }
+  return o;
+}
+
+const decoded = (r) => r.targetTokens.length + (r.truncated ? 0 : 1);
+
+function summarize(perSentence, extra) {
+  return {
+    msPerSentence: median(perSentence.map((s) => s.ms)),
+    msPerToken: median(perSentence.map((s) => s.ms / s.tokens)),
+    tokensPerSecond: 1000 / median(perSentence.map((s) => s.ms / s.tokens)),
+    ...extra,
+  };
+}
+
+async function benchWasm(variant, o, bytes, sentences) {
+  const tr = await createTranslator({ model: bytes, simd: variant === 'wasm-simd' });
+  for (const s of sentences.slice(0, 30)) tr.translate(s, { beam: o.beam }); // let V8 tier up
+  const per = [];
+  const calls = [];
+  for (const s of sentences) {
+    const core = [];
+    let tokens = 0;
+    for (let k = 0; k < o.repeat; k++) {
+      const t0 = performance.now();
+      const r = tr.translate(s, { beam: o.beam });
+      calls.push(performance.now() - t0);
+      core.push(r.timings.encodeMs + r.timings.decodeMs);
+      tokens = decoded(r);
+    }
+    if (tokens) per.push({ ms: median(core), tokens });
+  }
+  const out = summarize(per, {
+    jsCallMs: median(calls),
+    instantiateMs: tr.engine.instantiateMs,
+    loadMs: tr.engine.loadMs,
+    kernels: tr.info().kernels,
+  });
+  tr.dispose();
+  return out;
+}
+
+function benchNative(o, sentences) {
+  const t0 = performance.now();
+  const info = spawnSync(NATIVE_CLI, ['--model', o.model, '--info'], { encoding: 'utf8' });
+  const loadMs = performance.now() - t0;
+  if (info.status !== 0) throw new Error(`native --info failed: ${info.stderr}`);
+  const input = `${Array.from({ length: o.repeat }, () => sentences.join('\n')).join('\n')}\n`;
+  const t1 = performance.now();
+  const r = spawnSync(NATIVE_CLI, ['--model', o.model, '--json', '--beam', String(o.beam)], {
+    input, encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  const wallMs = performance.now() - t1;
+  if (r.status !== 0) throw new Error(`native CLI failed: ${r.stderr}`);
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const per = sentences.map((_, i) => {
+    const runs = Array.from({ length: o.repeat }, (_, k) => lines[k * sentences.length + i]);
+    const ms = median(runs.map((j) => j.timings.encode_ms + j.timings.decode_ms));
+    return { ms, tokens: j2tokens(runs[0]) };
+  }).filter((s) => s.tokens);
+  return summarize(per, { jsCallMs: null, instantiateMs: null, loadMs, wholeRunMs: wallMs,
+    kernels: JSON.parse(info.stdout).kernels });
+}
+
+const j2tokens = (j) => (j.target ? j.target.length + (j.truncated ? 0 : 1) : 0);
+
+function table(result) {
+  const f = (x, d = 3) => (x === null || x === undefined ? '–' : x.toFixed(d));
+  const rows = [['engine', 'kernels', 'instantiate ms', 'load ms', 'core ms/sentence',
+    'ms/token', 'tokens/s', 'JS call ms/sentence']];
+  for (const [name, e] of Object.entries(result.engines)) {
+    rows.push([name, e.kernels, f(e.instantiateMs, 1), f(e.loadMs, 1), f(e.msPerSentence),
+      f(e.msPerToken, 4), f(e.tokensPerSecond, 0), f(e.jsCallMs)]);
+  }
+  const w = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const lines = rows.map((r) => r.map((x, c) => (c < 2 ? String(x).padEnd(w[c]) : String(x).padStart(w[c]))).join('  '));
+  const m = result.model;
+  return [
+    `bahdanau-live bench: ${result.sentences} dev sentences, beam ${result.beam}, median of ${result.repeat} runs each`,
+    `model ${m.path} (${m.dtype}, ${m.scoring}, ${m.numParams} parameters, ${m.fileBytes} bytes)`,
+    '',
+    ...lines,
+    '',
+    `wasm-simd / wasm-scalar per decoded token: ${f(result.ratios.simdOverScalar)}  ` +
+      `(SIMD ${f(1 / result.ratios.simdOverScalar, 2)}x faster)`,
+    `wasm-simd / native per decoded token:      ${f(result.ratios.simdOverNative)}`,
+    `native whole run (${result.sentences * result.repeat} lines on stdin, one process): ` +
+      `${f(result.engines.native.wholeRunMs, 0)} ms`,
+    'core ms = the engines\' own encode+decode timings (tokenization, JS marshaling excluded); ' +
+      'JS call = translate() wall time in Node; native load = a whole --info process.',
+  ].join('\n');
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  ensureBuilt('wasm-simd');
+  ensureBuilt('native');
+  const sentences = devSentences(o.sentences);
+  const bytes = readFileSync(o.model);
+  const engines = {};
+  for (const v of ['wasm-simd', 'wasm-scalar']) engines[v] = await benchWasm(v, o, bytes, sentences);
+  engines.native = benchNative(o, sentences);
+  const probe = await createTranslator({ model: bytes });
+  const info = probe.info();
+  probe.dispose();
+  const result = {
+    model: { path: o.model, dtype: info.dtype, scoring: info.scoring, numParams: info.numParams,
+      fileBytes: info.fileBytes },
+    sentences: sentences.length, beam: o.beam, repeat: o.repeat, engines,
+    ratios: {
+      simdOverScalar: engines['wasm-simd'].msPerToken / engines['wasm-scalar'].msPerToken,
+      simdOverNative: engines['wasm-simd'].msPerToken / engines.native.msPerToken,
+    },
+  };
+  process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${table(result)}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${e.stack || e}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,42 @@
+// The native CLI's --json and --info output for the Node CLI: the same keys and shape, and
+// the same text (object keys sorted, nlohmann's number format), so lines from every engine can
+// be compared byte for byte, timings aside.
+
+// One --json line's object, from a web/lib translate() result (native key names and shape).
+export function translationObject(r) {
+  const o = {
+    source: r.sourceTokens,
+    target: r.targetTokens,
+    text: r.text,
+    attention: r.attention,
+    truncated: r.truncated,
+    timings: { encode_ms: r.timings.encodeMs, decode_ms: r.timings.decodeMs },
+  };
+  if (r.probs.length) o.probs = r.probs;
+  if (r.hypotheses.length) {
+    o.hypotheses = r.hypotheses.map((h) => ({
+      tokens: h.tokens,
+      score: h.score,
+      norm: h.norm,
+      finished: h.finished,
+    }));
+  }
+  return o;
+}
+
+// --info's object, from a web/lib info() result.
+export function infoObject(i) {
+  const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const keys = ['srcLang', 'tgtLang', 'scoring', 'dtype', 'kernels', 'emb', 'encHidden',
+    'decHidden', 'attn', 'srcVocab', 'tgtVocab', 'maxSrcLen', 'maxTgtLen', 'numParams',
+    'fileBytes', 'scoringParams'];
+  return Object.fromEntries(keys.map((k) => [snake(k), i[k]]));
+}
+
+// The JSON text itself: made by the engine's Embind dumpJson, i.e. by nlohmann::json as in the
+// native CLI, since its double formatting (Grisu2) differs from JavaScript's in the last digit
+// of about 1 number in 200. floats: numbers are doubles ("1.0"), as in a translation; else
+// integers, as in --info.
+export function dump(module, value, { floats = true } = {}) {
+  return module.dumpJson(value, floats);
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// The command line translator for every engine: scripts/translate, or `npx bahdanau-live`.
+//
+//   scripts/translate [--engine wasm-simd|wasm-scalar|native] [--model FILE] [--beam K]
+//                     [--max-len N] [--json] [--heatmap] [TEXT...]
+//
+// Same flags and output as the native CLI (src/cli/main.cpp): one output line per input line,
+// `--json` lines with the native keys and number format, errors on stderr, exit status 1 for
+// runtime errors and 2 for usage errors, an empty line (or {}) for a line that fails.
+// The wasm engines run through web/lib, the same API as the page; `native` runs
+// build/native/bahdanau-translate itself.
+import { spawnSync } from 'node:child_process';
+
+import { createTranslator } from '../web/lib/bahdanau.js';
+import { loadVariant } from '../web/lib/loader.js';
+import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
+import { dump, infoObject, translationObject } from './lib/native-json.mjs';
+
+const PROG = 'bahdanau-live';
+const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
+                     [--scalar] [--info] [TEXT...]
+Translates TEXT, or each line of standard input, and prints one translation per line.
+  --engine E     wasm-simd (default), wasm-scalar, or native (build/native/bahdanau-translate)
+  --model FILE   model file (.safetensors); default models/en-fr.safetensors
+  --beam K       beam search with K hypotheses (1..16; default 1 = greedy)
+  --max-len N    cap the output at N tokens
+  --json         one JSON object per line: source, target, attention, probabilities
+  --heatmap      draw the attention matrix after each translation
+  --scalar       use the scalar kernels (for wasm: the wasm-scalar engine)
+  --info         print the model's description as JSON and exit
+`;
+
+const err = (msg) => process.stderr.write(`${PROG}: ${msg}\n`);
+const out = (text) => process.stdout.write(text);
+
+// strtol's view of an integer, as the native CLI parses --beam and --max-len.
+function parseIntArg(s, lo, hi) {
+  if (!/^[ \t\n\v\f\r]*[+-]?\d+$/.test(s)) return null;
+  const v = Number(s.trim());
+  return v >= lo && v <= hi ? v : null;
+}
+
+// -> options, or a number: the exit status (0 after --help).
+function parse(argv) {
+  const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
+    heatmap: false, scalar: false, info: false, text: [], passthrough: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) {
+        err(`${a} needs a value`);
+        return null;
+      }
+      return argv[++i];
+    };
+    if (a === '-h' || a === '--help') {
+      out(USAGE);
+      return 0;
+    } else if (a === '--engine') {
+      const v = value();
+      if (v === null) return 2;
+      if (!ENGINES.includes(v)) {
+        err(`--engine takes one of ${ENGINES.join(', ')}`);
+        return 2;
+      }
+      o.engine = v;
+      continue; // not passed on to the native CLI
+    } else if (a === '--model') {
+      const v = value();
+      if (v === null) return 2;
+      o.model = v;
+      o.passthrough.push(a, v);
+      continue;
+    } else if (a === '--beam' || a === '--max-len') {
+      const hi = a === '--beam' ? 16 : 1024;
+      const v = value();
+      const n = v === null ? null : parseIntArg(v, 1, hi);
+      if (n === null) {
+        err(`${a} takes an integer in 1..${hi}`);
+        return 2;
+      }
+      if (a === '--beam') o.beam = n;
+      else o.maxLen = n;
+      o.passthrough.push(a, v);
+      continue;
+    } else if (a === '--json' || a === '--heatmap' || a === '--scalar' || a === '--info') {
+      o[a.slice(2)] = true;
+    } else if (a === '--') {
+      o.passthrough.push(...argv.slice(i));
+      o.text.push(...argv.slice(i + 1));
+      break;
+    } else if (a.startsWith('--')) {
+      err(`unknown option ${a}\n${USAGE.trimEnd()}`);
+      return 2;
+    } else {
+      o.text.push(a);
+    }
+    o.passthrough.push(a);
+  }
+  if (o.scalar && o.engine === 'wasm-simd') o.engine = 'wasm-scalar';
+  return o;
+}
+
+function runNative(o) {
+  const args = o.model === null ? ['--model', DEFAULT_MODEL, ...o.passthrough] : o.passthrough;
+  const r = spawnSync(NATIVE_CLI, args, { stdio: 'inherit' });
+  if (r.error) {
+    err(`cannot run ${NATIVE_CLI}: ${r.error.message}`);
+    return 1;
+  }
+  return r.status ?? 1;
+}
+
+// Standard input split on \n, as raw bytes (so invalid UTF-8 is caught per line).
+async function* stdinLines() {
+  let pending = Buffer.alloc(0);
+  for await (const chunk of process.stdin) {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    for (let nl; (nl = pending.indexOf(10)) >= 0; pending = pending.subarray(nl + 1)) {
+      yield pending.subarray(0, nl);
+    }
+  }
+  if (pending.length) yield pending;
+}
+
+async function main(argv) {
+  const o = parse(argv);
+  if (typeof o === 'number') return o;
+  try {
+    ensureBuilt(o.engine);
+  } catch (e) {
+    err(e.message);
+    return 1;
+  }
+  if (o.engine === 'native') return runNative(o);
+
+  const model = o.model ?? DEFAULT_MODEL;
+  let tr;
+  try {
+    tr = await createTranslator({ model, simd: o.engine === 'wasm-simd' });
+  } catch (e) {
+    err(e.message.includes(model) ? e.message : `${model}: ${e.message}`);
+    return 1;
+  }
+  const { module } = await loadVariant(tr.engine.variant); // shared instance, for dumpJson
+  if (o.info) {
+    out(`${dump(module, infoObject(tr.info()), { floats: false })}\n`);
+    return 0;
+  }
+
+  const translateLine = (text) => {
+    let r;
+    try {
+      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen });
+    } catch (e) {
+      err(e.message);
+      out(o.json ? '{}\n' : '\n');
+      return false;
+    }
+    out(`${o.json ? dump(module, translationObject(r)) : r.text}\n`);
+    if (o.heatmap && r.targetTokens.length) out(tr.heatmap(r));
+    return true;
+  };
+
+  let ok = true;
+  if (o.text.length) {
+    ok = translateLine(o.text.join(' '));
+  } else {
+    const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    let n = 0;
+    for await (const bytes of stdinLines()) {
+      n++;
+      let line;
+      try {
+        line = utf8.decode(bytes);
+      } catch {
+        err(`input line ${n} is not valid UTF-8`);
+        out(o.json ? '{}\n' : '\n');
+        ok = false;
+        continue;
+      }
+      ok = translateLine(line) && ok;
+    }
+  }
+  tr.dispose();
+  return ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (e) => {
+    err(e.stack || String(e));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,246 @@
+// Embind bindings: a thin layer over bahdanau.h for web/lib/ (the only caller; its wrapper is
+// the public JS API). Nothing here throws: failures come back as an error string, or as a
+// `{error}` object, and web/lib turns them into JS Errors. Results are plain JS objects and
+// arrays, so the only C++ objects JS ever holds are Translator and Decoder, which web/lib
+// deletes.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bahdanau.h"
+#include "core/heatmap.h"
+
+namespace {
+
+using emscripten::val;
+
+val error_object(const std::string& message) {
+  val o = val::object();
+  o.set("error", message);
+  return o;
+}
+
+// One copy out of the wasm heap through a typed-array view; the result is a plain Array.
+template <class T>
+val numbers(const std::vector<T>& v) {
+  return val::global("Array").call<val>("from",
+                                        val(emscripten::typed_memory_view(v.size(), v.data())));
+}
+
+val strings(const std::vector<std::string>& v) {
+  val a = val::array();
+  for (size_t i = 0; i < v.size(); i++) a.set(i, v[i]);
+  return a;
+}
+
+val rows(const std::vector<std::vector<float>>& m) {
+  val a = val::array();
+  for (size_t i = 0; i < m.size(); i++) a.set(i, numbers(m[i]));
+  return a;
+}
+
+val translation(const bl::Translation& t) {
+  val o = val::object();
+  o.set("sourceTokens", strings(t.src_tokens));
+  o.set("sourceIds", numbers(t.src_ids));
+  o.set("targetTokens", strings(t.tgt_tokens));
+  o.set("targetIds", numbers(t.tgt_ids));
+  o.set("attention", rows(t.attention));
+  o.set("probs", numbers(t.probs));
+  o.set("text", t.text);
+  o.set("truncated", t.truncated);
+  val hyps = val::array();
+  for (size_t i = 0; i < t.hypotheses.size(); i++) {
+    const bl::Hypothesis& h = t.hypotheses[i];
+    val ho = val::object();
+    ho.set("tokens", strings(h.tokens));
+    ho.set("score", h.score);
+    ho.set("norm", h.norm);
+    ho.set("finished", h.finished);
+    hyps.set(i, ho);
+  }
+  o.set("hypotheses", hyps);
+  val timings = val::object();
+  timings.set("encodeMs", t.encode_ms);
+  timings.set("decodeMs", t.decode_ms);
+  o.set("timings", timings);
+  return o;
+}
+
+// JS: `new Module.Translator()`, then `load(bytes, simd)`; web/lib owns it and calls delete().
+class Translator {
+ public:
+  // "" on success, else the loader's message. bytes: a Uint8Array, copied into the heap for
+  // the duration of the call (the core keeps its own copy of the weights).
+  std::string load(const val& bytes, bool simd) {
+    const std::vector<uint8_t> buf = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    std::string err;
+    std::unique_ptr<bl::Translator> tr =
+        bl::Translator::load(buf.data(), buf.size(), bl::LoadParams{simd}, &err);
+    if (!tr) return err.empty() ? "cannot load the model" : err;
+    tr_ = std::move(tr);
+    return "";
+  }
+
+  val translate(const std::string& text, int beam, int max_len) {
+    if (!tr_) return error_object("no model loaded");
+    bl::TranslateParams p;
+    p.beam = beam;
+    p.max_len = max_len;
+    bl::Translation t;
+    std::string err;
+    if (!tr_->translate(text, p, &t, &err)) return error_object(err);
+    return translation(t);
+  }
+
+  val info() const {
+    if (!tr_) return error_object("no model loaded");
+    const bl::ModelInfo& m = tr_->info();
+    val o = val::object();
+    o.set("srcLang", m.src_lang);
+    o.set("tgtLang", m.tgt_lang);
+    o.set("scoring", m.scoring);
+    o.set("dtype", m.dtype);
+    o.set("kernels", m.kernels);
+    o.set("emb", m.emb);
+    o.set("encHidden", m.enc_hidden);
+    o.set("decHidden", m.dec_hidden);
+    o.set("attn", m.attn);
+    o.set("srcVocab", m.src_vocab);
+    o.set("tgtVocab", m.tgt_vocab);
+    o.set("maxSrcLen", m.max_src_len);
+    o.set("maxTgtLen", m.max_tgt_len);
+    o.set("numParams", double(m.num_params));
+    o.set("fileBytes", double(m.file_bytes));
+    o.set("scoringParams", double(m.scoring_params));
+    return o;
+  }
+
+  // Shared, so a Decoder stays valid whichever of the two JS deletes first.
+  std::shared_ptr<bl::Translator> tr_;
+};
+
+// JS: `new Module.Decoder(translator, text, topK, maxLen)`; check error() before next().
+class Decoder {
+ public:
+  Decoder(const Translator& t, const std::string& text, int top_k, int max_len) : tr_(t.tr_) {
+    if (!tr_) {
+      error_ = "no model loaded";
+      return;
+    }
+    bl::TranslateParams p;
+    p.top_k = top_k;
+    p.max_len = max_len;
+    dec_ = tr_->start(text, p, &error_);
+    if (!dec_ && error_.empty()) error_ = "cannot start decoding";
+  }
+
+  std::string error() const { return error_; }
+  val columns() const { return dec_ ? strings(dec_->src_tokens()) : val::array(); }
+
+  // The next step as a plain object, or null once decoding is over.
+  val next() {
+    bl::Step s;
+    if (!dec_ || !dec_->next(&s)) return val::null();
+    double sq = 0;
+    for (float x : s.c) sq += double(x) * x;
+    std::vector<float> top_probs(s.top_logp.size());
+    for (size_t k = 0; k < top_probs.size(); k++) top_probs[k] = std::exp(s.top_logp[k]);
+    val o = val::object();
+    o.set("index", s.index);
+    o.set("token", s.token);
+    o.set("word", s.word);
+    o.set("prob", s.prob);
+    o.set("e", numbers(s.e));
+    o.set("alpha", numbers(s.alpha));
+    o.set("c", numbers(s.c));
+    o.set("cNorm", std::sqrt(sq));
+    o.set("topIds", numbers(s.top_ids));
+    o.set("topWords", strings(s.top_words));
+    o.set("topLogProbs", numbers(s.top_logp));
+    o.set("topProbs", numbers(top_probs));
+    o.set("done", s.done);
+    return o;
+  }
+
+  val result() const { return dec_ ? translation(dec_->result()) : error_object(error_); }
+
+ private:
+  std::shared_ptr<bl::Translator> tr_;
+  std::unique_ptr<bl::Decoder> dec_;
+  std::string error_;
+};
+
+// The native CLI's picture, so every engine prints the same one.
+std::string heatmap(const val& columns, const val& row_labels, const val& weights) {
+  std::vector<std::vector<float>> w;
+  const size_t n = weights["length"].as<size_t>();
+  for (size_t i = 0; i < n; i++)
+    w.push_back(emscripten::convertJSArrayToNumberVector<float>(weights[i]));
+  return bl::render_heatmap(emscripten::vecFromJSArray<std::string>(columns),
+                            emscripten::vecFromJSArray<std::string>(row_labels), w);
+}
+
+// A JS value (plain objects, arrays, strings, numbers, booleans) as nlohmann::json; numbers
+// become doubles when floats is set, else integers where they are integral.
+nlohmann::json from_js(const val& v, bool floats) {
+  if (v.isNumber()) {
+    const double d = v.as<double>();
+    if (!floats && std::floor(d) == d && std::fabs(d) < 9007199254740992.0)
+      return static_cast<int64_t>(d);
+    return d;
+  }
+  if (v.isString()) return v.as<std::string>();
+  if (v.isTrue() || v.isFalse()) return v.isTrue();
+  if (v.isNull() || v.isUndefined()) return nullptr;
+  if (v.isArray()) {
+    nlohmann::json a = nlohmann::json::array();
+    const size_t n = v["length"].as<size_t>();
+    for (size_t i = 0; i < n; i++) a.push_back(from_js(v[i], floats));
+    return a;
+  }
+  nlohmann::json o = nlohmann::json::object();
+  const val keys = val::global("Object").call<val>("keys", v);
+  const size_t n = keys["length"].as<size_t>();
+  for (size_t i = 0; i < n; i++) {
+    const std::string k = keys[i].as<std::string>();
+    o[k] = from_js(v[k], floats);
+  }
+  return o;
+}
+
+// JSON text exactly as the native CLI prints it (same library, same number formatting), so
+// the Node CLI's --json lines match the native ones byte for byte.
+std::string dump_json(const val& v, bool floats) {
+  return from_js(v, floats).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Bytes in use on the wasm heap, for leak tests.
+double heap_used() { return double(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bahdanau) {
+  emscripten::class_<Translator>("Translator")
+      .constructor<>()
+      .function("load", &Translator::load)
+      .function("translate", &Translator::translate)
+      .function("info", &Translator::info);
+  emscripten::class_<Decoder>("Decoder")
+      .constructor<const Translator&, const std::string&, int, int>()
+      .function("error", &Decoder::error)
+      .function("columns", &Decoder::columns)
+      .function("next", &Decoder::next)
+      .function("result", &Decoder::result);
+  emscripten::function("heatmap", &heatmap);
+  emscripten::function("dumpJson", &dump_json);
+  emscripten::function("heapUsed", &heap_used);
+  emscripten::constant("maxBeam", bl::kMaxBeam);
+}

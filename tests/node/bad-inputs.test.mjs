@@ -1,0 +1,140 @@
+// Bad inputs reach JS as Errors with clear messages, and the engine stays usable after each:
+// after every failure a normal translation still gives the reference result.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+
+import { createTranslator } from '../../web/lib/bahdanau.js';
+import { TINY, WASM, ensureEngines } from './helpers.mjs';
+
+const GOOD = readFileSync(TINY);
+
+// The model file with its safetensors header rewritten by edit(header object).
+function withHeader(edit) {
+  const n = Number(GOOD.readBigUInt64LE(0));
+  const header = JSON.parse(GOOD.subarray(8, 8 + n).toString('utf8'));
+  edit(header);
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(Buffer.byteLength(json)));
+  return Buffer.concat([len, Buffer.from(json), GOOD.subarray(8 + n)]);
+}
+
+const BAD_MODELS = {
+  empty: [new Uint8Array(0), /too short/i],
+  'truncated header': [GOOD.subarray(0, 100), /header length \d+ exceeds file size/i],
+  'truncated data': [GOOD.subarray(0, GOOD.length - 1000), /data_offsets .* exceed/i],
+  'corrupt header JSON': [
+    (() => { const b = Buffer.from(GOOD); b[8] = 0x78; return b; })(), /not valid JSON/i],
+  'random bytes': [
+    Uint8Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24), /header length/i],
+  'another format': [
+    withHeader((h) => { h.__metadata__.format = 'gguf-but-not-really'; }), /format "gguf-but-not-really"/],
+  'another format version': [
+    withHeader((h) => { h.__metadata__.format_version = '2'; }), /format_version/],
+  'missing tensor': [withHeader((h) => { delete h['att.W']; }), /missing tensor att\.W/],
+};
+
+for (const variant of WASM) {
+  describe(`bad inputs (${variant})`, () => {
+    const simd = variant === 'wasm-simd';
+    let tr;
+    let reference;
+    const stillWorks = () => assert.deepEqual(tr.translate('I am cold.').targetTokens, reference);
+
+    test('setup', async () => {
+      ensureEngines();
+      tr = await createTranslator({ model: GOOD, simd });
+      reference = tr.translate('I am cold.').targetTokens;
+    });
+
+    for (const [name, [bytes, message]] of Object.entries(BAD_MODELS)) {
+      test(`model: ${name}`, async () => {
+        await assert.rejects(createTranslator({ model: bytes, simd }), (e) => {
+          assert.ok(e instanceof Error);
+          assert.match(e.message, /^cannot load the model: /);
+          assert.match(e.message, message);
+          return true;
+        });
+        stillWorks();
+      });
+    }
+
+    test('model: not bytes, not a path', async () => {
+      await assert.rejects(createTranslator({ model: 42, simd }), TypeError);
+      await assert.rejects(createTranslator({ simd }), /model is required/);
+      await assert.rejects(createTranslator({ model: '/no/such/model.safetensors', simd }),
+        /cannot read model file .*no such file/);
+      await assert.rejects(createTranslator({ model: GOOD, simd: 'yes' }), TypeError);
+      stillWorks();
+    });
+
+    test('text: not a string', () => {
+      for (const v of [undefined, null, 42, {}, ['I am cold.'], GOOD, Symbol('x')]) {
+        assert.throws(() => tr.translate(v), (e) => e instanceof TypeError &&
+          /^translate\(\): text must be a string, got /.test(e.message));
+        assert.throws(() => tr.steps(v), TypeError);
+      }
+      stillWorks();
+    });
+
+    test('options out of range', () => {
+      for (const beam of [0, 17, 1.5, '4', NaN]) {
+        assert.throws(() => tr.translate('I am cold.', { beam }), RangeError);
+      }
+      for (const maxLen of [0, 1025, -1, 2.5]) {
+        assert.throws(() => tr.translate('I am cold.', { maxLen }), RangeError);
+        assert.throws(() => tr.steps('I am cold.', { maxLen }), RangeError);
+      }
+      assert.throws(() => tr.steps('I am cold.', { topK: 0 }), RangeError);
+      assert.throws(() => tr.translate('x', { beam: 17 }), /beam must be an integer in 1\.\.16, got 17/);
+      stillWorks();
+    });
+
+    test('100 KB of text', () => {
+      const words = 'the cat is here . '.repeat(5700).slice(0, 100_000);
+      assert.throws(() => tr.translate(words), /input has \d+ tokens; this model reads at most 64/);
+      assert.throws(() => tr.steps(words), /at most 64/);
+      const oneWord = 'a'.repeat(100_000); // one (unknown) token: translates
+      assert.equal(tr.translate(oneWord).sourceTokens.length, 2);
+      stillWorks();
+    });
+
+    test('lone surrogates become U+FFFD', async () => {
+      for (const text of ['\uD800', 'cat \uDC00 black', 'I am cold \uD83D.', '\uDE00\uD800x']) {
+        const t = tr.translate(text);
+        assert.ok(t.sourceTokens.includes('\uFFFD'), `${JSON.stringify(text)}: ${t.sourceTokens}`);
+        assert.ok(t.sourceTokens.every((s) => s.isWellFormed?.() ?? true));
+        for await (const _ of tr.steps(text)) { /* drains without error */ }
+      }
+      // a proper pair is kept as one character
+      assert.ok(tr.translate('cat \uD83D\uDE00').sourceTokens.includes('\uD83D\uDE00'));
+      stillWorks();
+    });
+
+    test('NFC is applied before the core', () => {
+      const composed = tr.translate('caf\u00e9').sourceTokens;
+      assert.deepEqual(tr.translate('cafe\u0301').sourceTokens, composed);
+      assert.deepEqual(tr.translate('\u212b').sourceTokens, tr.translate('\u00c5').sourceTokens);
+      stillWorks();
+    });
+
+    test('control characters and empty text', () => {
+      assert.deepEqual(tr.translate('').targetTokens, []);
+      assert.deepEqual(tr.translate('   \t ').sourceTokens, []);
+      assert.deepEqual(tr.translate('I\u0000 am\u200b cold.').sourceTokens, ['I', 'am', 'cold', '.', '</s>']);
+      stillWorks();
+    });
+
+    test('disposed translator', async () => {
+      const t = await createTranslator({ model: GOOD, simd });
+      t.dispose();
+      t.dispose(); // idempotent
+      assert.throws(() => t.translate('I am cold.'), /translate\(\): this translator has been disposed/);
+      assert.throws(() => t.steps('I am cold.'), /disposed/);
+      stillWorks();
+      tr.dispose();
+    });
+  });
+}

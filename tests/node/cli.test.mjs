@@ -1,0 +1,69 @@
+// The Node CLI (scripts/translate.mjs, the package's bin) prints what the native CLI prints:
+// plain, --json (byte for byte but for timings) and --heatmap, from arguments and from stdin,
+// with the same exit statuses.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { fixturePath, maskTimings, nativeCli, nodeCli } from './helpers.mjs';
+
+const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8'].map((m) => fixturePath(`${m}.safetensors`));
+// Lines that exercise the stdin path: an empty line, CRLF, punctuation, invalid UTF-8 (an
+// error line, the others still translated), too many tokens, combining accents, no final \n.
+const rawStdin = Buffer.concat([
+  Buffer.from('The black cat is sleeping.\n\nI am cold.\r\nIl fait "très" froid… (vraiment) !\n'),
+  Buffer.from([0xff, 0xfe]), Buffer.from(' b\n'),
+  Buffer.from(`${'word '.repeat(70)}\ncafe\u0301 e\u0300 \u00c9t\u00e9\nno newline at the end`),
+]);
+
+const MODES = [[], ['--json'], ['--json', '--beam', '4'], ['--json', '--max-len', '3'],
+  ['--heatmap'], ['--heatmap', '--beam', '3'], ['--info']];
+
+for (const model of MODELS) {
+  for (const mode of MODES) {
+    test(`${model.split('/').at(-1)} ${mode.join(' ') || 'plain'}: same as native`, () => {
+      const inputs = [{ args: ['I am cold.'] }, { args: [], stdin: rawStdin }];
+      // --info exits without reading stdin (feeding it would only race with EPIPE)
+      for (const input of mode.includes('--info') ? inputs.slice(0, 1) : inputs) {
+        const args = ['--model', model, ...mode, ...input.args];
+        const want = nativeCli(args, input.stdin);
+        const got = nodeCli(args, input.stdin);
+        assert.equal(got.status, want.status, `exit status; stderr: ${got.stderr}`);
+        assert.ok(want.stdout.length > 0);
+        assert.equal(maskTimings(got.stdout), maskTimings(want.stdout));
+        // --engine native is the native CLI itself
+        if (mode.includes('--json')) {
+          const viaNode = nodeCli(['--engine', 'native', ...args], input.stdin);
+          assert.equal(maskTimings(viaNode.stdout), maskTimings(want.stdout));
+          assert.equal(viaNode.status, want.status);
+        }
+      }
+    });
+  }
+}
+
+test('wasm-scalar gives the native scalar kernels\' words', () => {
+  for (const model of MODELS) {
+    const args = ['--model', model, '--heatmap'];
+    const want = nativeCli([...args, '--scalar'], rawStdin);
+    const got = nodeCli(['--engine', 'wasm-scalar', ...args], rawStdin);
+    assert.equal(got.status, want.status);
+    assert.equal(got.stdout, want.stdout);
+  }
+});
+
+test('usage and runtime errors: same exit statuses', () => {
+  const m = MODELS[0];
+  for (const args of [['--model', m, '--beam', '0', 'x'], ['--model', m, '--beam', '17', 'x'],
+    ['--model', m, '--max-len', 'abc', 'x'], ['--model', m, '--bogus'], ['--model', m, '--beam'],
+    ['--model', '/no/such/file.safetensors', 'x'], ['--model', m, ...'word '.repeat(80).split(' ')],
+    ['--model', m, '--help'], ['--model', m, '--', '--json', 'x']]) {
+    const want = nativeCli(args);
+    const got = nodeCli(args);
+    assert.equal(got.status, want.status, `${args.join(' ')}: ${got.stderr}`);
+    if (!args.includes('--help')) assert.equal(got.stdout, want.stdout, args.join(' '));
+    if (want.status !== 0) assert.ok(got.stderr.length > 0, 'an error message');
+  }
+  const r = nodeCli(['--engine', 'gpu', 'x']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--engine takes one of wasm-simd, wasm-scalar, native/);
+});

@@ -1,0 +1,86 @@
+// The three engines agree token for token: wasm-simd, wasm-scalar and native on the fixture
+// models (greedy and beam 4, no disagreement allowed), and on 1,000 dev sentences of the
+// shipped model (greedy; at most 0.1% near-tie flips, each printed with the top-2 log-prob gap
+// at its first differing step). Without the shipped model the second test fails: it must not
+// pass vacuously.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { devSentences } from '../../scripts/lib/dev-sentences.mjs';
+import { FIXTURES, WASM, fixture, fixturePath, nativeTargets, shippedModelOrFail, translator }
+  from './helpers.mjs';
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// {engine: [tokens per sentence]} for every engine, one beam width.
+async function outputs(model, sentences, beam) {
+  const out = { native: nativeTargets(model, sentences, { beam }) };
+  for (const variant of WASM) {
+    const tr = await translator(readFileSync(model), variant);
+    out[variant] = sentences.map((s) => tr.translate(s, { beam }).targetTokens);
+    tr.dispose();
+  }
+  return out;
+}
+
+// Sentences where some engine's output differs from native's.
+function disagreements(sentences, out) {
+  return sentences
+    .map((text, i) => ({ text, i, differs: WASM.filter((v) => !same(out[v][i], out.native[i])) }))
+    .filter((d) => d.differs.length);
+}
+
+test('engines agree on the fixture models (greedy and beam 4): 0 disagreements', async () => {
+  let compared = 0;
+  const bad = [];
+  for (const name of FIXTURES) {
+    const doc = fixture(name);
+    const sentences = doc.cases.map((c) => c.text);
+    for (const beam of [1, 4]) {
+      const out = await outputs(fixturePath(doc.model), sentences, beam);
+      for (const d of disagreements(sentences, out)) {
+        bad.push(`${name} beam ${beam} ${JSON.stringify(d.text)}: ${d.differs.join(', ')} ≠ native`);
+      }
+      compared += sentences.length;
+    }
+  }
+  console.log(`fixtures: ${compared} translations per engine, ${bad.length} disagreements`);
+  assert.deepEqual(bad, []);
+});
+
+test('engines agree on 1,000 dev sentences of the shipped model (greedy)', async () => {
+  const model = shippedModelOrFail();
+  const sentences = devSentences(1000);
+  const out = await outputs(model, sentences, 1);
+  const flips = disagreements(sentences, out);
+  console.log(`shipped model: 1000 dev sentences, ${flips.length} disagreements`);
+  // Explain each flip: at the first step where the outputs part, how far apart were the two
+  // best candidates? A flip from kernel rounding needs a near tie.
+  for (const variant of WASM) {
+    const tr = await translator(readFileSync(model), variant);
+    for (const f of flips) {
+      const mine = out[variant][f.i];
+      const ref = out.native[f.i];
+      let k = 0;
+      while (k < mine.length && k < ref.length && mine[k] === ref[k]) k++;
+      let gap = null;
+      for await (const s of tr.steps(f.text)) {
+        if (s.index === k) gap = s.topLogProbs[0] - s.topLogProbs[1];
+      }
+      f[variant] = { step: k, gap, mine: mine.join(' '), ref: ref.join(' ') };
+      if (f.differs.includes(variant)) {
+        console.log(`flip (${variant} vs native) ${JSON.stringify(f.text)} at step ${k}: ` +
+          `top-2 gap ${gap?.toExponential(2)}\n  ${variant}: ${mine.join(' ')}\n  native:  ${ref.join(' ')}`);
+      }
+    }
+    tr.dispose();
+  }
+  assert.ok(flips.length <= 1, `${flips.length} disagreements in 1000 (at most 0.1% allowed)`);
+  for (const f of flips) {
+    for (const v of f.differs) {
+      assert.ok(f[v].gap !== null && f[v].gap < 1e-3,
+        `${v} differs on ${JSON.stringify(f.text)} without a near tie (gap ${f[v].gap})`);
+    }
+  }
+});

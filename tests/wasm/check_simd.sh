@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The two shipped engines hold what their names say (run after scripts/build --wasm):
+#   web/dist/bahdanau-simd.wasm    every *__wasmsimd kernel contains f32x4 instructions;
+#   web/dist/bahdanau-scalar.wasm  no SIMD instruction anywhere (no v128, f32x4, i32x4, ...),
+#                                  so it runs on engines without wasm SIMD.
+# Function names come from the link's --emit-symbol-map (the .wasm itself carries none).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+command -v wasm-objdump >/dev/null || { echo "check_simd: wasm-objdump missing (scripts/setup wasm)" >&2; exit 1; }
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# Prints "name count" for every function whose disassembly matches the regex $2.
+simd_counts() {  # simd_counts WASM REGEX SYMBOLS
+  wasm-objdump -d "$1" | awk -v re="$2" -v syms="$3" '
+    BEGIN { while ((getline line < syms) > 0) { i = index(line, ":"); name[substr(line, 1, i - 1)] = substr(line, i + 1) } }
+    /^[0-9a-f]+ func\[[0-9]+\]/ { match($0, /func\[[0-9]+\]/); f = substr($0, RSTART + 5, RLENGTH - 6); next }
+    $0 ~ re { n[f]++ }
+    END { for (f in n) { s = (f in name) ? name[f] : "func[" f "]"; sub(/\\28.*/, "", s); print s, n[f] } }'
+}
+
+for v in simd scalar; do
+  wasm="web/dist/bahdanau-$v.wasm"
+  built="build/wasm-$v/src/wasm/bahdanau-$v.wasm"
+  syms="build/wasm-$v/src/wasm/bahdanau-$v.js.symbols"
+  for f in "$wasm" "$built" "$syms"; do [ -f "$f" ] || { echo "check_simd: $f missing (scripts/build --wasm)" >&2; exit 1; }; done
+  cmp -s "$wasm" "$built" || bad "$wasm differs from $built (run scripts/build --wasm)"
+done
+
+echo "== bahdanau-simd.wasm: f32x4 instructions per SIMD kernel"
+counts=$(simd_counts web/dist/bahdanau-simd.wasm 'f32x4\.' build/wasm-simd/src/wasm/bahdanau-simd.js.symbols)
+kernels=$(grep -o '^[0-9]*:bl_[a-z0-9_]*__wasmsimd' build/wasm-simd/src/wasm/bahdanau-simd.js.symbols | cut -d: -f2 | sort)
+[ -n "$kernels" ] || bad "no *__wasmsimd kernel in the SIMD build's symbol map"
+for k in $kernels; do
+  n=$(awk -v k="$k" '$1 == k { print $2 }' <<<"$counts")
+  printf '  %-34s %s\n' "$k" "${n:-0}"
+  [ "${n:-0}" -gt 0 ] || bad "$k has no f32x4 instruction"
+done
+
+echo "== bahdanau-scalar.wasm: SIMD instructions (expect none)"
+any='v128|[if](8x16|16x8|32x4|64x2)\.'
+n=$(wasm-objdump -d web/dist/bahdanau-scalar.wasm | grep -cE "$any" || true)
+echo "  lines matching /$any/: $n"
+[ "$n" -eq 0 ] || bad "scalar engine holds $n SIMD instructions: $(simd_counts web/dist/bahdanau-scalar.wasm "$any" build/wasm-scalar/src/wasm/bahdanau-scalar.js.symbols | head -5 | tr '\n' ' ')"
+if grep -q '__wasmsimd' build/wasm-scalar/src/wasm/bahdanau-scalar.js.symbols; then
+  bad "scalar engine links a *__wasmsimd kernel"
+fi
+
+[ $fail -eq 0 ] && echo "check_simd: OK"
+exit $fail

@@ -1,0 +1,189 @@
+// bahdanau-live's JavaScript API: one for the page, the widget and Node.
+//
+//   import { createTranslator } from './web/lib/bahdanau.js';
+//   const tr = await createTranslator({ model: 'models/en-fr.safetensors' });
+//   tr.translate('The black cat is sleeping.');  // {text, sourceTokens, targetTokens, attention, ...}
+//   for await (const step of tr.steps('The black cat is sleeping.')) draw(step);
+//   tr.dispose();
+//
+// Module loading, SIMD detection, model download and C++ memory all stay behind this file;
+// callers see plain objects and JS Errors.
+
+import { nextTask } from './env.js';
+import { liveObjects, own, release } from './handles.js';
+import { chooseVariant, loadVariant, simdSupported } from './loader.js';
+import { modelBytes } from './model-cache.js';
+
+export { simdSupported };
+
+export const MAX_BEAM = 16; // bl::kMaxBeam
+export const MAX_LEN = 1024; // the native CLI's --max-len bound
+
+// model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
+// onProgress({loaded, total}) follows the model download. dist: where the engine files are
+// (web/dist by default).
+export async function createTranslator({ model, simd = 'auto', onProgress, dist } = {}) {
+  if (model === undefined || model === null) {
+    throw new TypeError('createTranslator: model is required (a URL, a file path or bytes)');
+  }
+  const choice = chooseVariant(simd);
+  const [engine, bytes] = await Promise.all([
+    loadVariant(choice.variant, dist),
+    modelBytes(model, onProgress),
+  ]);
+  return new Translator(engine, choice, bytes);
+}
+
+class Translator {
+  #module;
+  #rec; // the C++ Translator
+  #decoders = new Set(); // recs of unfinished steps() iterators
+  #info;
+
+  constructor({ module, instantiateMs }, { variant, reason }, bytes) {
+    const t0 = performance.now();
+    const native = new module.Translator();
+    const error = native.load(bytes, variant === 'wasm-simd');
+    if (error) {
+      native.delete();
+      throw new Error(`cannot load the model: ${error}`);
+    }
+    this.#module = module;
+    this.#rec = own(module, native, this);
+    this.#info = native.info();
+    // Which engine runs and why; timings of the one-off costs (the instance is shared, so
+    // instantiateMs is that of the first translator of this variant).
+    this.engine = { variant, reason, instantiateMs, loadMs: performance.now() - t0 };
+  }
+
+  // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, timings, ...}
+  translate(text, { beam = 1, maxLen } = {}) {
+    const native = this.#native('translate');
+    const input = prepare(text, 'translate');
+    checkInt('beam', beam, 1, MAX_BEAM);
+    const r = native.translate(input, beam, maxLenArg(maxLen));
+    if (r.error !== undefined) throw new Error(r.error);
+    return r;
+  }
+
+  // Greedy decoding one word at a time: an async iterator of steps {index, token, word, prob,
+  // e, alpha, c, cNorm, topIds, topWords, topProbs, topLogProbs, done}. The steps' alpha are
+  // translate()'s attention rows, in order, then comes the step that emits '</s>' (none when
+  // the length limit cuts the translation). Its sourceTokens property holds the attention
+  // columns before the first step. Between steps it yields to the event loop, so a page can
+  // draw each one. Errors in the text throw here, not at the first step.
+  steps(text, { topK = 5, maxLen } = {}) {
+    const native = this.#native('steps');
+    const input = prepare(text, 'steps');
+    checkInt('topK', topK, 1, this.#info.tgtVocab);
+    const limit = maxLenArg(maxLen);
+    const module = this.#module;
+    const decoders = this.#decoders;
+    const finished = () => ({ done: true, value: undefined });
+    let rec; // the C++ Decoder: freed at the last step, on return(), or by dispose()
+    let started = false;
+    const finish = () => {
+      decoders.delete(rec);
+      release(rec);
+    };
+    const iterator = {
+      sourceTokens: [],
+      async next() {
+        if (rec.released) return finished();
+        if (started) await nextTask();
+        started = true;
+        if (rec.released) return finished(); // disposed while we waited
+        const step = rec.handle.next();
+        if (step === null || step.done) finish();
+        return step === null ? finished() : { done: false, value: step };
+      },
+      async return() {
+        finish();
+        return finished();
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    const decoder = new module.Decoder(native, input, topK, limit);
+    rec = own(module, decoder, iterator); // the iterator owns it: a dropped one is finalized
+    const error = decoder.error();
+    if (error) {
+      release(rec);
+      throw new Error(error);
+    }
+    iterator.sourceTokens = decoder.columns();
+    decoders.add(rec);
+    return iterator;
+  }
+
+  // The attention matrix of a translate() result as text, the native CLI's exact picture.
+  heatmap({ sourceTokens, targetTokens, attention }) {
+    this.#native('heatmap');
+    return this.#module.heatmap(sourceTokens, targetTokens, attention);
+  }
+
+  // Languages, scoring, parameter count, dtype, file size, kernels, and the engine variant.
+  info() {
+    this.#native('info');
+    return { ...this.#info, engine: this.engine.variant };
+  }
+
+  // What this translator's wasm instance holds now (shared with others of the same variant).
+  memory() {
+    const m = this.#module;
+    return { heapBytes: m.heapUsed(), emvalHandles: m.count_emval_handles(), liveObjects: liveObjects(m) };
+  }
+
+  // Frees the C++ side, unfinished steps() iterators included. Idempotent.
+  dispose() {
+    if (!this.#rec) return;
+    for (const rec of this.#decoders) release(rec);
+    this.#decoders.clear();
+    release(this.#rec);
+    this.#rec = null;
+  }
+
+  #native(method) {
+    if (!this.#rec) throw new Error(`${method}(): this translator has been disposed`);
+    return this.#rec.handle;
+  }
+}
+
+// JS strings may hold lone surrogates, which UTF-8 cannot encode (Embind would silently mangle
+// them). Decision: replace each with U+FFFD, as TextEncoder and String.prototype.toWellFormed
+// do, rather than refuse the text; pasted text always translates, and the U+FFFD becomes a
+// token of its own. Then NFC, which the core leaves to its front ends (docs/tokenization.md).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function prepare(text, method) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`${method}(): text must be a string, got ${describe(text)}`);
+  }
+  const wellFormed =
+    typeof text.toWellFormed === 'function'
+      ? text.toWellFormed()
+      : text.replace(LONE_SURROGATE, '\uFFFD');
+  return wellFormed.normalize('NFC');
+}
+
+function checkInt(name, value, lo, hi) {
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new RangeError(`${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
+  }
+}
+
+// undefined -> 0, the core's own rule: min(max_tgt_len, 2n + 10).
+function maxLenArg(maxLen) {
+  if (maxLen === undefined) return 0;
+  checkInt('maxLen', maxLen, 1, MAX_LEN);
+  return maxLen;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return `a value of type ${typeof v}`;
+}
