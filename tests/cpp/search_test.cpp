@@ -54,7 +54,9 @@ TEST_P(Search, OutputAlwaysEndsWithinTheLengthLimit) {
       ASSERT_TRUE(tr->translate(s, p, &t, &err)) << err;
       const int n = int(t.src_tokens.size()) - 1;
       EXPECT_LE(int(t.tgt_tokens.size()), std::min(max_tgt, 2 * n + 10));
-      if (beam > 1) EXPECT_FALSE(t.hypotheses.empty());
+      if (beam > 1) {
+        EXPECT_FALSE(t.hypotheses.empty());
+      }
       p.max_len = 3;  // the caller's cap wins when smaller
       ASSERT_TRUE(tr->translate(s, p, &t, &err)) << err;
       EXPECT_LE(t.tgt_tokens.size(), 3u);
