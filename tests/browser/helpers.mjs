@@ -1,0 +1,134 @@
+// Shared by tests/browser/*.test.mjs: the page's static server (scripts/serve.mjs, in process,
+// on a free loopback port) and Debian's Chromium driven by playwright-core. No test downloads
+// a browser: the system one is used, with a fresh profile each time.
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../scripts/serve.mjs';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ARTIFACTS = path.join(ROOT, 'tests', 'browser', 'artifacts');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+// Files only the tests serve, under /test-files/: a model that is not a model.
+function testFiles() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bl-test-files-'));
+  writeFileSync(path.join(dir, 'garbage.safetensors'), 'this is not a safetensors file, just text\n'.repeat(20));
+  return dir;
+}
+
+// -> {url, browser, newPage(options), close()}
+export async function launch() {
+  const files = testFiles();
+  const server = await startServer({ port: 0, extraMounts: [['/test-files/', files]] });
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'bl-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      timeout: 60_000,
+      viewport: { width: 1280, height: 900 },
+    });
+  } catch (e) {
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+    throw new Error(`cannot start ${CHROMIUM} (scripts/setup browser installs it): ${e.message}`);
+  }
+  context.setDefaultTimeout(30_000);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    url: server.url,
+    context,
+    // A page that records console errors, failed requests and CSP violations, and refuses any
+    // request that leaves the test server (the page must work offline).
+    async newPage({ viewport, colorScheme } = {}) {
+      const page = await context.newPage();
+      if (viewport) await page.setViewportSize(viewport);
+      if (colorScheme) await page.emulateMedia({ colorScheme });
+      page.problems = [];
+      page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') page.problems.push(`console error: ${m.text()}`);
+      });
+      await page.route('**/*', (route) => {
+        const u = route.request().url();
+        if (u.startsWith(server.url) || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
+        page.problems.push(`outside request: ${u}`);
+        return route.abort();
+      });
+      return page;
+    },
+    async close() {
+      await context.close().catch(() => {});
+      await server.close();
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(files, { recursive: true, force: true });
+    },
+  };
+}
+
+export function artifact(name) {
+  return path.join(ARTIFACTS, name);
+}
+
+// The model the page tests use: the shipped one (as a visitor gets it), or BL_PAGE_MODEL=tiny
+// for the random-weights fixture while the shipped model is not there yet.
+const MODEL_FILES = {
+  'en-fr': path.join(ROOT, 'models', 'en-fr.safetensors'),
+  tiny: path.join(ROOT, 'tests', 'fixtures', 'tiny-additive-f32.safetensors'),
+};
+
+export function pageModel() {
+  const name = process.env.BL_PAGE_MODEL ?? 'en-fr';
+  const file = MODEL_FILES[name];
+  if (!file) throw new Error(`BL_PAGE_MODEL must be one of ${Object.keys(MODEL_FILES).join(', ')}`);
+  if (!existsSync(file)) {
+    throw new Error(`the page tests need ${path.relative(ROOT, file)}, which is missing (train and export ` +
+      'the model, or run them with BL_PAGE_MODEL=tiny)');
+  }
+  return { name, file };
+}
+
+// Waits until the page has decoded the sentence and playback has stopped.
+export async function waitDone(page, timeout = 90_000) {
+  await page.waitForSelector('[data-role="app"][data-state="done"][data-playing="false"]', { timeout });
+}
+
+export async function waitReady(page, timeout = 60_000) {
+  await page.waitForSelector('[data-role="app"]:is([data-state="ready"], [data-state="done"])', { timeout });
+}
+
+// The matrix as drawn: row labels and each cell's data-weight, parsed.
+export function readMatrix(page) {
+  return page.$$eval('[data-role="matrix"] > [data-row]', (rows) =>
+    rows.map((r) => ({
+      row: Number(r.dataset.row),
+      word: r.querySelector('[role="rowheader"]').textContent,
+      current: r.dataset.current === 'true',
+      weights: [...r.querySelectorAll('[data-weight]')].map((c) => Number(c.dataset.weight)),
+    })),
+  );
+}
+
+export async function setSpeed(page, index) {
+  await page.$eval('[data-role="speed"]', (el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, index);
+}

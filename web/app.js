@@ -1,0 +1,508 @@
+// The page's wiring: the form, the worker, the player and the views. Drawing lives in ui/
+// (shared with the widget), the engine in engine/ (a worker over lib/). Nothing here computes
+// a number that is drawn: every weight, score and probability comes from the engine's steps.
+
+import { EngineClient } from './engine/client.js';
+import { EXAMPLES } from './app/examples.js';
+import { applyStrings } from './app/i18n.js';
+import { MAX_BEAM, permalink, readParams } from './app/params.js';
+import { AlignmentView } from './ui/alignment.js';
+import { gradientCss } from './ui/colormap.js';
+import { fmt, h, tokenLabel } from './ui/dom.js';
+import { download, matrixSvg, svgToPng } from './ui/export.js';
+import { AttentionMatrix } from './ui/matrix.js';
+import { Player } from './ui/player.js';
+import { StepPanel } from './ui/step-panel.js';
+import { LANG_TAGS, STRINGS } from './ui/strings.js';
+
+const $ = (role) => document.querySelector(`[data-role="${role}"]`);
+const app = $('app');
+const input = $('source-input');
+const params = readParams(location);
+const STORE_KEY = 'bahdanau-live:text';
+
+let lang = params.lang;
+let S = STRINGS[lang];
+let client = null;
+let engine = null; // {info, engine} once loaded
+let sentence = null; // {text, beam, sourceTokens, result, msPerWord, pieces}
+let pendingStep = params.step; // from a permalink: stop there once decoded
+let queued = Boolean(params.text); // translate as soon as the model is ready
+let lastPanelStep = null;
+let hover = null; // {row, col}
+
+const player = new Player({ onChange: () => render() });
+const onFocusCell = (cell) => setHover(cell, 'matrix');
+const matrix = new AttentionMatrix($('matrix-root'), { strings: S, onFocusCell });
+const lines = new AlignmentView($('lines-root'), { strings: S, onFocusCell: (cell) => setHover(cell, 'lines') });
+const panel = new StepPanel($('step-panel'), { strings: S });
+
+// ---- state and errors --------------------------------------------------------------------
+
+function setState(state) {
+  app.dataset.state = state;
+  $('translate').disabled = state === 'loading';
+}
+
+function showError(title, detail, { retry = false } = {}) {
+  const box = $('error');
+  box.replaceChildren(
+    h('p', { class: 'error-title', text: title }),
+    detail ? h('p', { class: 'error-detail', text: detail }) : null,
+    h('p', { class: 'error-keep', text: S.errorKeep }),
+    retry ? h('button', { type: 'button', class: 'retry', text: S.retry, on: { click: () => loadModel() } }) : null,
+  );
+  box.hidden = false;
+}
+
+function hideError() {
+  $('error').hidden = true;
+  $('error').replaceChildren();
+}
+
+// ---- loading -----------------------------------------------------------------------------
+
+function showProgress({ loaded, total }) {
+  const bar = $('progress-bar');
+  const mb = (n) => (n / 1e6).toFixed(1);
+  if (total) {
+    bar.max = total;
+    bar.value = loaded;
+    $('progress-text').textContent = `${mb(loaded)} / ${mb(total)} MB`;
+  } else {
+    bar.removeAttribute('value'); // indeterminate: the server did not say how much
+    $('progress-text').textContent = `${mb(loaded)} MB`;
+  }
+  if (total && loaded >= total) $('progress-label').textContent = S.loadingEngine;
+}
+
+async function loadModel() {
+  hideError();
+  if (params.badModel) showError(S.errorTitle, S.errorModelParam);
+  setState('loading');
+  $('progress').hidden = false;
+  $('progress-label').textContent = S.loadingModel;
+  $('progress-bar').removeAttribute('value');
+  $('progress-text').textContent = '';
+  if (typeof WebAssembly !== 'object') {
+    finishLoadingWithError(S.errorNoWasm, '');
+    return;
+  }
+  try {
+    client?.dispose();
+    client = new EngineClient();
+    engine = await client.load({ model: params.model.url, simd: params.simd, onProgress: showProgress });
+  } catch (e) {
+    engine = null;
+    const message = { 'no-wasm': S.errorNoWasm, worker: S.errorNoWorker }[e.code] ?? S.errorModel;
+    finishLoadingWithError(message, `${params.model.label}: ${e.message}`);
+    return;
+  }
+  $('progress').hidden = true;
+  setState('ready');
+  renderStatus();
+  if (queued && input.value.trim()) translate();
+  queued = false;
+}
+
+function finishLoadingWithError(title, detail) {
+  $('progress').hidden = true;
+  setState('error');
+  showError(title, detail, { retry: true });
+  renderStatus();
+}
+
+// ---- translating -------------------------------------------------------------------------
+
+function beamWidth() {
+  const n = Math.round(Number($('beam').value));
+  return Number.isFinite(n) ? Math.min(MAX_BEAM, Math.max(1, n)) : 1;
+}
+
+async function translate() {
+  const text = input.value;
+  if (!engine) {
+    // Still loading (or failed: then try again): the sentence waits for the model.
+    queued = true;
+    if (app.dataset.state === 'error') loadModel();
+    return;
+  }
+  if (!text.trim()) {
+    input.focus();
+    return;
+  }
+  hideError();
+  const beam = beamWidth();
+  sentence = { text, beam, sourceTokens: [], result: null, msPerWord: null, pieces: null };
+  const mine = sentence;
+  lastPanelStep = null;
+  hover = null;
+  matrix.reset([]);
+  renderSource();
+  renderHypotheses();
+  player.reset({ play: pendingStep === null });
+  setState('decoding');
+  try {
+    const { result, msPerWord } = await client.translate(text, {
+      beam,
+      onStart: ({ sourceTokens }) => {
+        mine.sourceTokens = sourceTokens;
+        matrix.reset(sourceTokens);
+        renderSource();
+      },
+      onStep: (step) => player.push(step),
+    });
+    if (sentence !== mine) return;
+    mine.result = result;
+    mine.msPerWord = msPerWord;
+    mine.pieces = pieces(result.targetTokens, result.text);
+    if (beam > 1) {
+      // Beam search reports its winner's attention rows, nothing per step: replay those.
+      result.targetTokens.forEach((word, index) =>
+        player.push({ index, word, alpha: result.attention[index], beamOnly: true }),
+      );
+    }
+    player.finish();
+    setState('done');
+    renderHypotheses();
+    renderStatus();
+    if (pendingStep !== null) {
+      player.seek(pendingStep);
+      pendingStep = null;
+    }
+  } catch (e) {
+    if (e.name === 'AbortError' || sentence !== mine) return;
+    player.finish();
+    setState(engine ? 'ready' : 'error');
+    showError(S.errorTranslate, e.message);
+  }
+}
+
+// Each output token with the spacing and capitals of the detokenized text, so the words that
+// appear one by one add up to exactly the finished translation.
+function pieces(tokens, text) {
+  const lower = text.toLowerCase();
+  let at = 0;
+  return tokens.map((tok, i) => {
+    const k = lower.indexOf(tok.toLowerCase(), at);
+    if (k < 0 || /\S/.test(text.slice(at, k))) return { sep: i ? ' ' : '', text: tok };
+    const piece = { sep: text.slice(at, k), text: text.slice(k, k + tok.length) };
+    at = k + tok.length;
+    return piece;
+  });
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+const isRow = (step) => !(step.done && step.word === '</s>');
+
+function shownRows() {
+  return player.steps
+    .slice(0, player.position + 1)
+    .filter(isRow)
+    .map((st) => ({ word: st.word, weights: st.alpha }));
+}
+
+function render() {
+  const steps = player.steps;
+  const p = player.position;
+  const step = p >= 0 ? steps[p] : null;
+  const rows = shownRows();
+  const current = step && isRow(step) ? p : -1;
+  matrix.setRows(rows);
+  matrix.setCurrent(current);
+  $('empty').hidden = rows.length > 0 || (sentence?.sourceTokens.length ?? 0) > 0;
+  if (!$('lines-root').closest('.view').hidden) {
+    lines.render({ columns: sentence?.sourceTokens ?? [], rows, current });
+  }
+  renderOutput(rows.length, current);
+  if (step !== lastPanelStep) {
+    lastPanelStep = step;
+    panel.render(step && {
+      columns: sentence.sourceTokens,
+      step,
+      scoring: engine?.info.scoring,
+      beam: Boolean(step.beamOnly),
+    });
+  }
+  app.dataset.position = String(p);
+  app.dataset.playing = String(player.playing);
+  renderControls();
+  if (player.atEnd && sentence?.result && p >= 0) $('announce').textContent = `${S.translation}: ${sentence.result.text}`;
+}
+
+function renderSource() {
+  const el = $('source-tokens');
+  el.replaceChildren(
+    ...(sentence?.sourceTokens ?? []).flatMap((tok, j) => [
+      j ? ' ' : '',
+      h('span', { class: tok === '</s>' ? 'tok tok-end' : 'tok', 'data-col': j, text: tokenLabel(tok) }),
+    ]),
+  );
+}
+
+function renderOutput(n, current) {
+  const el = $('output');
+  const words = player.steps.filter(isRow).slice(0, n);
+  el.replaceChildren(
+    ...words.flatMap((st, i) => {
+      const piece = sentence?.pieces?.[i] ?? { sep: i ? ' ' : '', text: st.word };
+      const cls = ['tok', i === current ? 'is-current' : '', hover?.row === i ? 'is-hl' : ''].join(' ').trim();
+      return [piece.sep, h('span', { class: cls, 'data-token': i, text: piece.text })];
+    }),
+  );
+}
+
+function renderControls() {
+  const n = player.steps.length;
+  const p = player.position;
+  const words = player.steps.filter(isRow).length;
+  $('step-back').disabled = p <= 0;
+  $('first').disabled = p <= 0;
+  $('step-forward').disabled = p >= n - 1;
+  $('last').disabled = p >= n - 1;
+  $('play').disabled = n === 0;
+  const playBtn = $('play');
+  playBtn.dataset.playing = String(player.playing);
+  playBtn.setAttribute('aria-label', player.playing ? S.pause : S.play);
+  playBtn.title = player.playing ? S.pause : S.play;
+  const step = p >= 0 ? player.steps[p] : null;
+  let text = '';
+  if (step && !isRow(step)) text = S.positionEnd(words);
+  else if (step) text = S.position(p + 1, player.finished ? words : `${words}+`);
+  if (!player.finished && n > 0) text += ` · ${S.decoding}`;
+  $('position').textContent = text;
+  const speed = $('speed');
+  speed.value = String(player.speed);
+  $('speed-value').textContent = S.speedValues[player.speed];
+  speed.setAttribute('aria-valuetext', S.speedValues[player.speed]);
+  const exportable = (sentence?.sourceTokens.length ?? 0) > 0;
+  for (const r of ['export-svg', 'export-png', 'permalink']) $(r).disabled = !exportable;
+}
+
+function renderHypotheses() {
+  const box = $('beam-results');
+  const hyps = sentence?.result?.hypotheses ?? [];
+  box.hidden = !(sentence?.beam > 1 && hyps.length);
+  $('hypotheses').replaceChildren(
+    ...hyps.map((hyp, k) =>
+      h(
+        'li',
+        { class: k === 0 ? 'hyp is-best' : 'hyp', 'data-score': String(hyp.score) },
+        h('span', { class: 'hyp-text', text: hyp.tokens.join(' ') }),
+        h('span', { class: 'hyp-score', text: `${S.hypScore} ${fmt(hyp.score, 3)} · ${S.hypNorm} ${fmt(hyp.norm, 3)}` }),
+        hyp.finished ? null : h('span', { class: 'hyp-cut', text: S.hypUnfinished }),
+      ),
+    ),
+  );
+}
+
+function renderStatus() {
+  const el = $('status');
+  if (!engine) {
+    el.textContent = `${S.engine}: —`;
+    return;
+  }
+  const { info, engine: eng } = engine;
+  const reason = params.simd === false ? 'forced by ?simd=0' : eng.reason;
+  const parts = [
+    `${S.engine}: ${eng.variant} (${reason})`,
+    `${params.model.label}: ${bytes(info.fileBytes)}, ${info.dtype}, ${count(info.numParams)} params, ${info.scoring} attention`,
+  ];
+  if (sentence?.msPerWord != null) parts.push(`${sentence.msPerWord.toFixed(2)} ${S.msPerWord}`);
+  el.textContent = parts.join(' · ');
+  el.dataset.variant = eng.variant;
+}
+
+function bytes(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} kB`;
+}
+
+function count(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`;
+}
+
+// One pair highlighted everywhere: the two sentences, the other view, the step panel.
+function setHover(cell, from) {
+  hover = cell;
+  const root = document;
+  for (const el of root.querySelectorAll('.tokens .is-hl')) el.classList.remove('is-hl');
+  if (cell) {
+    $('source-tokens').querySelector(`[data-col="${cell.col}"]`)?.classList.add('is-hl');
+    $('output').querySelector(`[data-token="${cell.row}"]`)?.classList.add('is-hl');
+  }
+  if (from !== 'matrix') matrix.highlight(cell);
+  if (from !== 'lines') lines.highlight(cell);
+  panel.highlightColumn(cell ? cell.col : -1);
+}
+
+// ---- language ----------------------------------------------------------------------------
+
+function setLanguage(next) {
+  lang = next;
+  S = STRINGS[lang];
+  applyStrings(document, S, lang);
+  // The button names the other language, in that language (a switcher, not a toggle).
+  const btn = $('lang');
+  btn.textContent = S.language;
+  btn.setAttribute('lang', lang === 'zh' ? LANG_TAGS.en : LANG_TAGS.zh);
+  btn.title = S.languageLabel;
+  matrix.setStrings(S);
+  lines.setStrings(S);
+  panel.setStrings(S);
+  renderControls();
+  renderStatus();
+  renderHypotheses();
+}
+
+// ---- export ------------------------------------------------------------------------------
+
+function currentSvg() {
+  const rows = shownRows();
+  const out = rows.map((r) => r.word).join(' ');
+  return matrixSvg({
+    columns: sentence.sourceTokens,
+    rows,
+    caption: [
+      sentence.text.trim(),
+      `→ ${sentence.result?.text && rows.length === sentence.result.targetTokens.length ? sentence.result.text : `${out} …`}`,
+    ],
+    legend: S.legend,
+  });
+}
+
+function currentLink() {
+  return permalink(location, {
+    text: sentence?.text ?? input.value,
+    model: params.model.name,
+    step: player.position >= 0 ? player.position : null,
+    beam: sentence?.beam ?? beamWidth(),
+    simd: params.simd,
+    lang,
+  });
+}
+
+async function copyLink() {
+  const url = currentLink();
+  const note = $('permalink-note');
+  const field = $('permalink-field');
+  field.value = url;
+  try {
+    await navigator.clipboard.writeText(url);
+    note.textContent = S.copied;
+    field.hidden = true;
+  } catch {
+    // No clipboard permission: show the link, selected, for copying by hand.
+    note.textContent = S.copyFailed;
+    field.hidden = false;
+    field.focus();
+    field.select();
+  }
+}
+
+// ---- events ------------------------------------------------------------------------------
+
+function wire() {
+  $('form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    pendingStep = null;
+    translate();
+  });
+  input.addEventListener('keydown', (e) => {
+    // Enter translates; Shift+Enter is a new line; an IME composing Chinese keeps its Enter.
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+      e.preventDefault();
+      $('form').requestSubmit();
+    }
+  });
+  input.addEventListener('input', () => {
+    try {
+      sessionStorage.setItem(STORE_KEY, input.value);
+    } catch {
+      /* storage disabled: the text box still has it */
+    }
+  });
+  $('examples').replaceChildren(
+    ...EXAMPLES.map(({ text, why }) =>
+      h('button', {
+        type: 'button',
+        class: 'chip',
+        title: why,
+        text,
+        on: {
+          click: () => {
+            input.value = text;
+            input.dispatchEvent(new Event('input'));
+            $('form').requestSubmit();
+          },
+        },
+      }),
+    ),
+  );
+  $('beam').addEventListener('change', () => {
+    $('beam').value = String(beamWidth());
+    if (sentence) translate();
+  });
+  // Left and right arrows step through the words from anywhere but a text field or the
+  // matrix (whose cells use the arrows themselves): a teacher at the keyboard needs no mouse.
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    if (e.target.closest?.('textarea, input, [data-role="matrix"], select')) return;
+    if (e.key === 'ArrowLeft') player.back();
+    else if (e.key === 'ArrowRight') player.forward();
+    else return;
+    e.preventDefault();
+  });
+  $('play').addEventListener('click', () => player.toggle());
+  $('step-back').addEventListener('click', () => player.back());
+  $('step-forward').addEventListener('click', () => player.forward());
+  $('first').addEventListener('click', () => player.first());
+  $('last').addEventListener('click', () => player.last());
+  $('speed').addEventListener('input', () => player.setSpeed(Number($('speed').value)));
+  for (const radio of document.querySelectorAll('input[name="view"]')) {
+    radio.addEventListener('change', () => {
+      const view = document.querySelector('input[name="view"]:checked').value;
+      for (const el of document.querySelectorAll('.view')) el.hidden = el.dataset.view !== view;
+      render();
+    });
+  }
+  $('export-svg').addEventListener('click', () => {
+    download(document.body, new Blob([currentSvg().source], { type: 'image/svg+xml' }), 'attention.svg');
+  });
+  $('export-png').addEventListener('click', async () => {
+    try {
+      download(document.body, await svgToPng(currentSvg()), 'attention.png');
+    } catch (e) {
+      showError(S.errorTitle, e.message);
+    }
+  });
+  $('permalink').addEventListener('click', copyLink);
+  $('lang').addEventListener('click', () => setLanguage(lang === 'zh' ? 'en' : 'zh'));
+  $('legend-bar').style.background = gradientCss();
+  // The lines view spreads the words over its width: redraw when that changes.
+  let lastWidth = 0;
+  new ResizeObserver(([entry]) => {
+    const width = Math.round(entry.contentRect.width);
+    if (width !== lastWidth) {
+      lastWidth = width;
+      render();
+    }
+  }).observe($('lines-root'));
+}
+
+function start() {
+  wire();
+  let saved = '';
+  try {
+    saved = sessionStorage.getItem(STORE_KEY) ?? '';
+  } catch {
+    /* storage disabled */
+  }
+  input.value = params.text || saved;
+  $('beam').value = String(params.beam);
+  setLanguage(lang);
+  render();
+  loadModel();
+}
+
+start();

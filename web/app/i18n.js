@@ -1,0 +1,19 @@
+// Puts one string table on the page's static text: elements marked data-i18n="key" get the
+// text, data-i18n-label="key" the accessible name. Looked up within the given root only.
+import { LANG_TAGS } from '../ui/strings.js';
+
+export function applyStrings(root, strings, lang) {
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    const v = strings[el.dataset.i18n];
+    if (typeof v === 'string') el.textContent = v;
+  }
+  for (const el of root.querySelectorAll('[data-i18n-label]')) {
+    const v = strings[el.dataset.i18nLabel];
+    if (typeof v === 'string') {
+      el.setAttribute('aria-label', v);
+      el.title = v;
+    }
+  }
+  const html = root.documentElement ?? root;
+  html.setAttribute?.('lang', LANG_TAGS[lang] ?? 'en');
+}

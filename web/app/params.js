@@ -1,0 +1,74 @@
+// The page's URL parameters, read defensively: they come from links anyone can write.
+//   text   the sentence (plain text; only ever put into the text box and textContent)
+//   model  a name from MODELS, or a same-origin relative URL (never a full URL elsewhere)
+//   step   the output word to stop at, from 0
+//   beam   1..MAX_BEAM;  simd=0 forces the scalar engine;  lang=zh for Chinese captions
+
+export const MODELS = {
+  'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
+  'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
+  tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
+  'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
+  'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
+};
+export const DEFAULT_MODEL = 'en-fr';
+export const MAX_BEAM = 8;
+export const MAX_TEXT = 2000; // characters kept from a link; the engine refuses long input anyway
+
+// -> {name, url (absolute), label} or null when the value may not be used.
+export function resolveModel(value, base) {
+  if (Object.hasOwn(MODELS, value)) {
+    return { name: value, url: new URL(MODELS[value].url, base).href, label: MODELS[value].label };
+  }
+  // Relative URLs only: no scheme, no protocol-relative '//host', no backslashes (which
+  // browsers read as slashes), no control characters.
+  if (typeof value !== 'string' || value.length === 0 || value.length > 300) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value) || /^[\\/]{2}/.test(value) || /[\\\u0000-\u001f]/.test(value)) return null;
+  let url;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(base).origin) return null;
+  return { name: value, url: url.href, label: value };
+}
+
+export function readParams(location) {
+  const q = new URLSearchParams(location.search);
+  const base = location.href;
+  const modelParam = q.get('model');
+  let model = modelParam === null ? null : resolveModel(modelParam, base);
+  const badModel = modelParam !== null && model === null;
+  if (!model) model = resolveModel(DEFAULT_MODEL, base);
+  const int = (name, lo, hi) => {
+    const v = q.get(name);
+    if (v === null || !/^\d{1,4}$/.test(v)) return null;
+    const n = Number(v);
+    return n >= lo && n <= hi ? n : null;
+  };
+  return {
+    text: (q.get('text') ?? '').slice(0, MAX_TEXT),
+    model,
+    badModel,
+    step: int('step', 0, 1000),
+    beam: int('beam', 1, MAX_BEAM) ?? 1,
+    simd: q.get('simd') === '0' ? false : 'auto',
+    lang: q.get('lang') === 'zh' ? 'zh' : 'en',
+  };
+}
+
+// The permalink for what is on screen now: text, model and step always; the rest only when
+// they differ from the defaults, to keep links short.
+export function permalink(location, { text, model, step, beam, simd, lang }) {
+  const url = new URL(location.pathname, location.href);
+  const q = new URLSearchParams();
+  q.set('text', text);
+  q.set('model', model);
+  if (step !== null && step >= 0) q.set('step', String(step));
+  if (beam > 1) q.set('beam', String(beam));
+  if (simd === false) q.set('simd', '0');
+  if (lang === 'zh') q.set('lang', 'zh');
+  url.search = q.toString();
+  return url.href;
+}

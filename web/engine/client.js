@@ -1,0 +1,89 @@
+// The page's side of engine/worker.js: one worker, one model, one translation at a time (a new
+// one cancels the previous). Callbacks receive the steps exactly as web/lib yields them.
+
+export class EngineClient {
+  #worker;
+  #load = null; // {resolve, reject, onProgress}
+  #job = null; // {id, resolve, reject, onStart, onStep}
+  #nextId = 1;
+  #broken = null;
+
+  constructor(workerUrl = new URL('./worker.js', import.meta.url)) {
+    this.#worker = new Worker(workerUrl, { type: 'module' });
+    this.#worker.onmessage = ({ data }) => this.#onMessage(data);
+    // A module that fails to import (an old browser, a missing file) lands here, not in
+    // onmessage: fail whatever is waiting, and every later call.
+    this.#worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.#fail(Object.assign(new Error(e.message || 'the translator worker failed to start'), { code: 'worker' }));
+    };
+    this.#worker.onmessageerror = () => this.#fail(new Error('a message from the worker could not be read'));
+  }
+
+  // -> Promise<{info, engine}>. model: an absolute URL. simd: 'auto' | false.
+  load({ model, simd = 'auto', onProgress }) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    return new Promise((resolve, reject) => {
+      this.#load = { resolve, reject, onProgress };
+      this.#worker.postMessage({ type: 'load', model, simd });
+    });
+  }
+
+  // -> Promise<{result, msPerWord}>; onStart({sourceTokens, beam}) then onStep(step, ms) for each.
+  translate(text, { beam = 1, onStart, onStep } = {}) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    this.cancel();
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#job = { id, resolve, reject, onStart, onStep };
+      this.#worker.postMessage({ type: 'translate', id, text, beam });
+    });
+  }
+
+  // Stops the running translation; its promise rejects with an AbortError.
+  cancel() {
+    if (!this.#job) return;
+    const job = this.#job;
+    this.#job = null;
+    this.#worker.postMessage({ type: 'cancel', id: job.id });
+    job.reject(new DOMException('translation cancelled', 'AbortError'));
+  }
+
+  dispose() {
+    this.cancel();
+    this.#worker.terminate();
+  }
+
+  #onMessage(m) {
+    if (m.type === 'progress') this.#load?.onProgress?.(m);
+    else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));
+    else if (m.type === 'error' && m.phase === 'load') {
+      this.#settleLoad((l) => l.reject(Object.assign(new Error(m.message), { code: m.code })));
+    } else if (this.#job && m.id === this.#job.id) {
+      const job = this.#job;
+      if (m.type === 'start') job.onStart?.({ sourceTokens: m.sourceTokens, beam: m.beam });
+      else if (m.type === 'step') job.onStep?.(m.step, m.ms);
+      else if (m.type === 'done') {
+        this.#job = null;
+        job.resolve({ result: m.result, msPerWord: m.msPerWord });
+      } else if (m.type === 'error') {
+        this.#job = null;
+        job.reject(new Error(m.message));
+      }
+    }
+  }
+
+  #settleLoad(fn) {
+    const l = this.#load;
+    this.#load = null;
+    if (l) fn(l);
+  }
+
+  #fail(error) {
+    this.#broken = error;
+    this.#settleLoad((l) => l.reject(error));
+    const job = this.#job;
+    this.#job = null;
+    job?.reject(error);
+  }
+}

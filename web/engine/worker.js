@@ -1,0 +1,84 @@
+// The translator, off the main thread: a module worker that owns one web/lib translator and
+// streams each decoding step to the page as soon as the engine has computed it. The page only
+// draws, so typing stays responsive while a sentence decodes.
+//
+// Messages in:  {type: 'load', model (absolute URL), simd: 'auto'|false}
+//               {type: 'translate', id, text, beam}
+//               {type: 'cancel', id}
+// Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
+//               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
+//               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
+
+import { createTranslator } from '../lib/bahdanau.js';
+
+let translator = null;
+let active = 0; // the id of the translation that may still post; a newer one cancels it
+
+const post = (msg) => self.postMessage(msg);
+
+async function load({ model, simd }) {
+  if (typeof WebAssembly !== 'object') {
+    post({ type: 'error', phase: 'load', code: 'no-wasm', message: 'WebAssembly is not available' });
+    return;
+  }
+  try {
+    translator?.dispose();
+    translator = null;
+    translator = await createTranslator({
+      model,
+      simd,
+      onProgress: ({ loaded, total }) => post({ type: 'progress', loaded, total }),
+    });
+    post({ type: 'ready', info: translator.info(), engine: translator.engine });
+  } catch (e) {
+    post({ type: 'error', phase: 'load', message: e.message });
+  }
+}
+
+async function translate({ id, text, beam }) {
+  active = id;
+  if (!translator) {
+    post({ type: 'error', id, phase: 'translate', message: 'no model is loaded' });
+    return;
+  }
+  try {
+    if (beam > 1) {
+      // Beam search has no step-by-step API: the page replays the finished search's rows.
+      const t0 = performance.now();
+      const result = translator.translate(text, { beam });
+      const ms = performance.now() - t0;
+      post({ type: 'start', id, sourceTokens: result.sourceTokens, beam });
+      post({ type: 'done', id, result, msPerWord: ms / Math.max(1, result.targetTokens.length + 1) });
+      return;
+    }
+    const steps = translator.steps(text);
+    post({ type: 'start', id, sourceTokens: steps.sourceTokens, beam: 1 });
+    let total = 0;
+    let count = 0;
+    for (;;) {
+      const t0 = performance.now();
+      const { done, value } = await steps.next();
+      const ms = performance.now() - t0;
+      if (done) break;
+      if (active !== id) {
+        await steps.return(); // frees the C++ decoder now, not at the next GC
+        return;
+      }
+      total += ms;
+      count += 1;
+      post({ type: 'step', id, step: value, ms });
+    }
+    // The finished translation: the detokenized text, and the attention the page checks its
+    // rows against (the same greedy search, run once more in a few milliseconds).
+    const result = translator.translate(text);
+    post({ type: 'done', id, result, msPerWord: total / Math.max(1, count) });
+  } catch (e) {
+    if (active === id) post({ type: 'error', id, phase: 'translate', message: e.message });
+  }
+}
+
+self.onmessage = ({ data }) => {
+  if (data.type === 'load') load(data);
+  else if (data.type === 'translate') translate(data);
+  else if (data.type === 'cancel' && active === data.id) active = 0;
+};

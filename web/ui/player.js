@@ -1,0 +1,129 @@
+// Playback of decoding steps: steps arrive as fast as the engine computes them, and the view
+// moves through them at the chosen speed, or stays where a teacher stopped it. Owns no DOM, so
+// the page and the widget can put their own buttons on it.
+//
+// position: the index of the step on show (-1 before the first). onChange(player) is called
+// after every change.
+
+// Delay between words for each speed setting; 0 shows each step as soon as it arrives.
+export const SPEEDS_MS = [1000, 500, 250, 100, 0];
+export const DEFAULT_SPEED = 2;
+
+export class Player {
+  steps = [];
+  position = -1;
+  playing = false;
+  finished = false; // no more steps will arrive
+  speed = DEFAULT_SPEED;
+  #timer = null;
+  #onChange;
+
+  constructor({ onChange } = {}) {
+    this.#onChange = onChange ?? (() => {});
+  }
+
+  // A new sentence: no steps, playing from the start as they come.
+  reset({ play = true } = {}) {
+    this.#stop();
+    this.steps = [];
+    this.position = -1;
+    this.finished = false;
+    this.playing = play;
+    this.#emit();
+  }
+
+  push(step) {
+    this.steps.push(step);
+    this.#schedule();
+    this.#emit();
+  }
+
+  finish() {
+    this.finished = true;
+    this.#schedule();
+    this.#emit();
+  }
+
+  get atEnd() {
+    return this.finished && this.position >= this.steps.length - 1;
+  }
+
+  play() {
+    if (this.atEnd) this.position = -1; // replay from the first word
+    this.playing = true;
+    this.#schedule();
+    this.#emit();
+  }
+
+  pause() {
+    this.playing = false;
+    this.#stop();
+    this.#emit();
+  }
+
+  toggle() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  // Any manual move pauses: the viewer has taken over.
+  seek(i) {
+    this.playing = false;
+    this.#stop();
+    const last = this.steps.length - 1;
+    this.position = Math.max(Math.min(0, last), Math.min(last, i));
+    this.#emit();
+  }
+
+  back() {
+    this.seek(this.position - 1);
+  }
+
+  forward() {
+    this.seek(this.position + 1);
+  }
+
+  first() {
+    this.seek(0);
+  }
+
+  last() {
+    this.seek(this.steps.length - 1);
+  }
+
+  setSpeed(index) {
+    this.speed = Math.max(0, Math.min(SPEEDS_MS.length - 1, index));
+    if (this.playing) {
+      this.#stop();
+      this.#schedule();
+    }
+    this.#emit();
+  }
+
+  #schedule() {
+    if (!this.playing || this.#timer !== null) return;
+    if (this.position < this.steps.length - 1) {
+      // The first word shows at once; later ones wait their turn.
+      const delay = this.position < 0 ? 0 : SPEEDS_MS[this.speed];
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        if (!this.playing) return;
+        this.position = SPEEDS_MS[this.speed] === 0 ? this.steps.length - 1 : this.position + 1;
+        this.#emit();
+        this.#schedule();
+      }, delay);
+    } else if (this.finished) {
+      this.playing = false;
+      this.#emit();
+    }
+  }
+
+  #stop() {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #emit() {
+    this.#onChange(this);
+  }
+}

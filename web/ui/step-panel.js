@@ -1,0 +1,214 @@
+// The paper's four steps for one output word, with the engine's numbers: raw scores e_j,
+// softmax weights α_j, the context vector c_i (its mix of h_j and its values), and the top
+// next-word candidates. Built inside the given container (Shadow-DOM friendly); the page and
+// the widget pass the same step objects that web/lib's steps() yields.
+
+import { clear, fmt, h, tokenLabel } from './dom.js';
+import { diverging, gradientCss, inkOn, viridis } from './colormap.js';
+
+const UNK_ID = 1; // fixed by the model format: ids 0-3 are <pad> <unk> <s> </s>
+
+export class StepPanel {
+  #root;
+  #strings;
+  #last = null;
+  #hlCol = -1;
+
+  constructor(container, { strings } = {}) {
+    this.#root = container;
+    this.#strings = strings;
+    clear(container).classList.add('bl-steps');
+    container.dataset.role = 'step-panel';
+    this.render(null);
+  }
+
+  setStrings(strings) {
+    this.#strings = strings;
+    this.render(this.#last);
+  }
+
+  // view: null (nothing yet), or {columns, step, scoring}. step is a steps() step ({index, word,
+  // e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode only
+  // {index, word, alpha} is known, and beam is true.
+  render(view) {
+    this.#last = view;
+    const S = this.#strings;
+    const root = this.#root;
+    if (!view || !view.step) {
+      root.dataset.step = '';
+      root.replaceChildren(h('p', { class: 'bl-steps-empty', text: S.stepNone }));
+      return;
+    }
+    const { columns, step, scoring = 'additive', beam = false } = view;
+    const isEnd = step.done && step.word === '</s>';
+    root.dataset.step = String(step.index);
+    root.dataset.word = step.word;
+    const title = isEnd ? S.stepEnd : S.stepHeading(step.index + 1, tokenLabel(step.word));
+    const parts = [];
+    if (isEnd) parts.push(h('p', { class: 'bl-steps-note', text: S.captionEnd }));
+    if (beam) parts.push(h('p', { class: 'bl-steps-note', text: S.captionBeam }));
+    if (!beam && step.token === UNK_ID && !isEnd) {
+      parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));
+    }
+    const grid = h('div', { class: 'bl-steps-grid' });
+    if (!beam) {
+      grid.append(section(1, S.stepTitles[0], S.captionScore[scoring] ?? S.captionScore.additive,
+        scoreBars(columns, step.e), 'scores'));
+    }
+    grid.append(section(2, S.stepTitles[1], S.captionWeights, weightBars(columns, step.alpha), 'weights'));
+    if (!beam) {
+      grid.append(section(3, S.stepTitles[2], S.captionMix, context(columns, step, S), 'context'));
+      grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));
+    }
+    root.replaceChildren(h('h3', { class: 'bl-steps-title', text: title }), ...parts, grid);
+    this.highlightColumn(this.#hlCol);
+  }
+
+  // Emphasise one source column's bars (the matrix or the lines are hovering it); -1 clears.
+  highlightColumn(j) {
+    this.#hlCol = j;
+    for (const el of this.#root.querySelectorAll('.is-hl')) el.classList.remove('is-hl');
+    if (j < 0) return;
+    for (const el of this.#root.querySelectorAll(`[data-col="${j}"]`)) el.classList.add('is-hl');
+  }
+}
+
+function section(n, title, caption, body, role) {
+  return h(
+    'section',
+    { class: 'bl-step', 'data-role': role },
+    h('h4', {}, h('span', { class: 'bl-step-num', 'aria-hidden': 'true', text: String(n) }), title),
+    h('p', { class: 'bl-step-caption', text: caption }),
+    body,
+  );
+}
+
+// e_j can be negative: bars grow left or right from a zero axis placed where 0 falls.
+function scoreBars(columns, e) {
+  const lo = Math.min(0, ...e);
+  const hi = Math.max(0, ...e);
+  const span = hi - lo || 1;
+  const zero = (-lo / span) * 100;
+  return bars(columns, e, (v) => {
+    const a = ((Math.min(v, 0) - lo) / span) * 100;
+    const b = ((Math.max(v, 0) - lo) / span) * 100;
+    return {
+      left: `${a}%`,
+      width: `${Math.max(b - a, 0.5)}%`,
+      background: v >= 0 ? 'var(--bl-pos)' : 'var(--bl-neg)',
+    };
+  }, (v) => fmt(v, 2), zero);
+}
+
+// α_j on an absolute 0..1 axis (not rescaled to the largest), coloured as in the matrix.
+function weightBars(columns, alpha) {
+  return bars(columns, alpha, (v) => ({
+    left: '0%',
+    width: `${Math.max(v * 100, 0.5)}%`,
+    background: viridis(v),
+  }), (v) => fmt(v, 3), null);
+}
+
+function bars(columns, values, geometry, label, zero) {
+  return h(
+    'div',
+    { class: 'bl-bars', role: 'list' },
+    values.map((v, j) =>
+      h(
+        'div',
+        { class: 'bl-bar-row', role: 'listitem', 'data-col': j, 'data-value': String(v) },
+        h('span', { class: 'bl-bar-label', text: tokenLabel(columns[j] ?? '') }),
+        h(
+          'span',
+          { class: 'bl-bar-track', 'aria-hidden': 'true' },
+          zero === null ? null : h('span', { class: 'bl-bar-zero', style: { left: `${zero}%` } }),
+          h('span', { class: 'bl-bar', style: geometry(v) }),
+        ),
+        h('span', { class: 'bl-bar-value', text: label(v) }),
+      ),
+    ),
+  );
+}
+
+// The mix (each source word's share α_j of c_i) and the vector itself as a colour strip. The
+// strip's scale is symmetric around 0 and reaches this vector's largest |value|, printed at
+// its ends: on a fixed -1..1 scale (GRU outputs) a real model's small values would all be
+// near-white.
+function context(columns, step, S) {
+  const { alpha, c } = step;
+  const m = Math.max(...c.map(Math.abs)) || 1;
+  const mix = h(
+    'div',
+    { class: 'bl-mix', 'aria-hidden': 'true' },
+    alpha.map((a, j) =>
+      h(
+        'span',
+        {
+          class: 'bl-mix-part',
+          'data-col': j,
+          title: `${tokenLabel(columns[j])}: ${fmt(a, 3)}`,
+          style: { flexGrow: String(a), backgroundColor: viridis(a), color: inkOn(a) },
+        },
+        a >= 0.12 ? tokenLabel(columns[j]) : '',
+      ),
+    ),
+  );
+  const order = alpha.map((a, j) => j).sort((x, y) => alpha[y] - alpha[x]);
+  const top = order.slice(0, 3).filter((j) => alpha[j] >= 0.005);
+  const rest = 1 - top.reduce((acc, j) => acc + alpha[j], 0);
+  const formula = h(
+    'p',
+    { class: 'bl-formula' },
+    'cᵢ = ',
+    top.flatMap((j, k) => [
+      k ? ' + ' : '',
+      h('b', { text: fmt(alpha[j], 2) }),
+      '·h(',
+      h('i', { text: tokenLabel(columns[j]) }),
+      ')',
+    ]),
+    rest > 0.005 ? ` + … (${fmt(rest, 2)})` : '',
+  );
+  const strip = h('canvas', {
+    class: 'bl-strip',
+    'data-role': 'context-strip',
+    width: String(c.length),
+    height: '1',
+    role: 'img',
+    'aria-label': `c: ${S.contextSize(c.length)}, ${S.contextNorm} ${fmt(step.cNorm, 3)}`,
+  });
+  const ctx = strip.getContext('2d');
+  c.forEach((v, k) => {
+    ctx.fillStyle = diverging(v / m);
+    ctx.fillRect(k, 0, 1, 1);
+  });
+  const scale = h(
+    'div',
+    { class: 'bl-strip-scale', 'aria-hidden': 'true' },
+    h('span', { text: `−${fmt(m, 2)}` }),
+    h('span', { class: 'bl-strip-gradient', style: { background: gradientCss((t) => diverging(2 * t - 1)) } }),
+    h('span', { text: `+${fmt(m, 2)}` }),
+  );
+  const meta = h('p', { class: 'bl-strip-meta', text: `${S.contextSize(c.length)} · ${S.contextNorm} = ${fmt(step.cNorm, 3)}` });
+  return h('div', { class: 'bl-context' }, mix, formula, strip, scale, meta);
+}
+
+function candidates(step, S) {
+  return h(
+    'ol',
+    { class: 'bl-cands' },
+    step.topWords.map((w, k) => {
+      const p = step.topProbs[k];
+      const chosen = step.topIds[k] === step.token;
+      return h(
+        'li',
+        { class: chosen ? 'bl-cand is-chosen' : 'bl-cand', 'data-prob': String(p) },
+        h('span', { class: 'bl-cand-word', text: tokenLabel(w) }),
+        h('span', { class: 'bl-bar-track', 'aria-hidden': 'true' },
+          h('span', { class: 'bl-bar', style: { left: '0%', width: `${Math.max(p * 100, 0.5)}%` } })),
+        h('span', { class: 'bl-bar-value', text: `${fmt(p * 100, 1)}%` }),
+        chosen ? h('span', { class: 'bl-cand-chosen', text: `✓ ${S.chosen}` }) : null,
+      );
+    }),
+  );
+}

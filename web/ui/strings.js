@@ -1,0 +1,185 @@
+// Every word the page and its drawing modules show, in English and simplified Chinese.
+// Drawing modules take the table they are given, so a widget can pass either (or its own).
+// Formulas stay in the paper's notation in both languages.
+
+const en = {
+  // page
+  title: 'See how attention works',
+  tagline:
+    'A small English→French translator in the style of Bahdanau, Cho & Bengio (2014), running in your browser. Watch which English word each French word looks at, as it is decoded.',
+  inputLabel: 'English sentence',
+  inputHint: 'Press Enter to translate, Shift+Enter for a new line.',
+  translate: 'Translate',
+  examples: 'Examples',
+  options: 'Options',
+  beam: 'Beam width',
+  beamHint: '1 = greedy, word by word; more keeps several hypotheses',
+  language: '中文',
+  languageLabel: 'Captions in Chinese',
+  loadingModel: 'Downloading the model…',
+  loadingEngine: 'Starting the engine…',
+  // result
+  translation: 'Translation',
+  source: 'Source',
+  playback: 'Playback',
+  play: 'Play',
+  pause: 'Pause',
+  back: 'Previous word (←)',
+  forward: 'Next word (→)',
+  first: 'First word',
+  last: 'Last word',
+  speed: 'Speed',
+  speedValues: ['1 word/s', '2 words/s', '4 words/s', '10 words/s', 'instant'],
+  position: (i, n) => `word ${i} of ${n}`,
+  positionEnd: (n) => `end of sentence (${n} words)`,
+  decoding: 'decoding…',
+  views: 'View',
+  viewMatrix: 'Matrix',
+  viewLines: 'Alignment lines',
+  exportSvg: 'SVG',
+  exportPng: 'PNG',
+  exportLabel: 'Download the matrix',
+  permalink: 'Copy link',
+  copied: 'Link copied',
+  copyFailed: 'Copy this link:',
+  legend: 'attention weight',
+  hypotheses: 'Beam hypotheses',
+  hypScore: 'log-prob',
+  hypNorm: 'per word',
+  hypUnfinished: 'cut at the length limit',
+  // matrix
+  matrixLabel: 'Attention matrix',
+  matrixDescription: (rows, cols) =>
+    `Attention weights: ${rows} rows, one per French output word, and ${cols} columns, one per English source token plus the end-of-sentence marker. Each row sums to 1. Colour runs from dark purple (0) to yellow (1). Use the arrow keys to move between cells.`,
+  matrixEmpty: 'The matrix appears here as the sentence is translated.',
+  tableCaption: 'Attention weights (rows: French words; columns: English tokens)',
+  corner: 'French word \\ English token',
+  weight: 'weight',
+  // step panel
+  stepHeading: (i, word) => `Step ${i}: “${word}”`,
+  stepEnd: 'End of sentence',
+  stepNone: 'Translate a sentence to see the four steps of attention for each word.',
+  stepTitles: ['Score', 'Normalise', 'Mix', 'Generate'],
+  captionScore: {
+    additive:
+      'How well does each English word fit what the decoder needs next? A small network compares the decoder’s previous state with every source position j: eⱼ = vᵀ tanh(W sᵢ₋₁ + U hⱼ). Raw scores, of any size and sign.',
+    scaled_dot:
+      'How well does each English word fit what the decoder needs next? A scaled dot product compares the decoder’s previous state with every source position j: eⱼ = (W sᵢ₋₁) · (U hⱼ) / √d. Raw scores, of any size and sign.',
+  },
+  captionWeights:
+    'Softmax turns the scores into weights that are all positive and sum to 1: αⱼ = exp(eⱼ) / Σₖ exp(eₖ). These weights are the new row of the matrix.',
+  captionMix:
+    'The context vector is the weighted average of the encoder’s annotations: cᵢ = Σⱼ αⱼ hⱼ. The bar shows each word’s share of the mix; the strip shows the numbers of cᵢ (purple negative, orange positive).',
+  captionGenerate:
+    'From cᵢ, the new decoder state and the previous word, the decoder gives every French word a probability. These are the five most likely; greedy decoding takes the first.',
+  captionEnd:
+    'The decoder chose ⟨/s⟩, end of sentence, so the translation stops here. This step’s attention is not a row of the matrix.',
+  captionBeam:
+    'Beam search keeps several hypotheses at once; the engine reports the winning hypothesis’ attention weights, but not its raw scores, context or candidates. Set the beam width to 1 to see all four steps.',
+  captionUnk: (word) =>
+    `The model chose ⟨unk⟩, a word outside its vocabulary; it is replaced by the source word with the largest weight: “${word}”.`,
+  contextNorm: 'length ‖c‖',
+  contextSize: (n) => `${n} numbers`,
+  chosen: 'chosen',
+  // status and errors
+  engine: 'Engine',
+  msPerWord: 'ms per word',
+  errorTitle: 'Something went wrong',
+  errorModel: 'The model could not be loaded.',
+  errorNoWasm: 'This browser cannot run WebAssembly, which the translator needs.',
+  errorNoWorker: 'This browser cannot start a module Web Worker, which the translator needs.',
+  errorTranslate: 'This sentence could not be translated.',
+  errorModelParam: 'The model= parameter is not a known model name nor a same-origin path; using the default model.',
+  errorKeep: 'Your text is still in the box.',
+  retry: 'Try again',
+};
+
+const zh = {
+  title: '看见注意力如何工作',
+  tagline:
+    '一个按照 Bahdanau、Cho 与 Bengio（2014）的方法构建的小型英法翻译器，直接在浏览器里运行。逐词观察：每个法语词在生成时，都在“注视”哪个英文词。',
+  inputLabel: '英文句子',
+  inputHint: '按 Enter 翻译，Shift+Enter 换行。',
+  translate: '翻译',
+  examples: '例句',
+  options: '选项',
+  beam: '束宽',
+  beamHint: '1 为贪心解码，逐词生成；更大则同时保留多个候选',
+  language: 'English',
+  languageLabel: '用英文显示说明',
+  loadingModel: '正在下载模型…',
+  loadingEngine: '正在启动引擎…',
+  translation: '译文',
+  source: '原文',
+  playback: '播放',
+  play: '播放',
+  pause: '暂停',
+  back: '上一个词（←）',
+  forward: '下一个词（→）',
+  first: '第一个词',
+  last: '最后一个词',
+  speed: '速度',
+  speedValues: ['每秒 1 词', '每秒 2 词', '每秒 4 词', '每秒 10 词', '即时'],
+  position: (i, n) => `第 ${i} 个词，共 ${n} 个`,
+  positionEnd: (n) => `句子结束（共 ${n} 个词）`,
+  decoding: '解码中…',
+  views: '视图',
+  viewMatrix: '矩阵',
+  viewLines: '对齐连线',
+  exportSvg: 'SVG',
+  exportPng: 'PNG',
+  exportLabel: '下载矩阵',
+  permalink: '复制链接',
+  copied: '链接已复制',
+  copyFailed: '请复制此链接：',
+  legend: '注意力权重',
+  hypotheses: '束搜索候选译文',
+  hypScore: '对数概率',
+  hypNorm: '平均每词',
+  hypUnfinished: '达到长度上限而截断',
+  matrixLabel: '注意力矩阵',
+  matrixDescription: (rows, cols) =>
+    `注意力权重：共 ${rows} 行，每行对应一个法语输出词；共 ${cols} 列，每列对应一个英文源词，最后一列是句末标记。每行之和为 1。颜色从深紫（0）渐变到黄色（1）。可用方向键在单元格之间移动。`,
+  matrixEmpty: '翻译开始后，矩阵会在这里逐行出现。',
+  tableCaption: '注意力权重（行：法语词；列：英文词）',
+  corner: '法语词 \\ 英文词',
+  weight: '权重',
+  stepHeading: (i, word) => `第 ${i} 步：“${word}”`,
+  stepEnd: '句子结束',
+  stepNone: '翻译一个句子，即可看到每个词的注意力计算四步。',
+  stepTitles: ['打分', '归一化', '加权求和', '生成'],
+  captionScore: {
+    additive:
+      '每个英文词与解码器下一步需要的信息有多匹配？一个小型神经网络把解码器上一步的状态与每个源位置 j 逐一比较：eⱼ = vᵀ tanh(W sᵢ₋₁ + U hⱼ)。这是原始分数，可大可小，也可以为负。',
+    scaled_dot:
+      '每个英文词与解码器下一步需要的信息有多匹配？用缩放点积把解码器上一步的状态与每个源位置 j 逐一比较：eⱼ = (W sᵢ₋₁) · (U hⱼ) / √d。这是原始分数，可大可小，也可以为负。',
+  },
+  captionWeights:
+    'softmax 把分数变成权重：每个权重都为正，总和为 1，即 αⱼ = exp(eⱼ) / Σₖ exp(eₖ)。这组权重就是矩阵中新增的那一行。',
+  captionMix:
+    '上下文向量是编码器各位置表示的加权平均：cᵢ = Σⱼ αⱼ hⱼ。色条显示每个词在其中所占的份额；色带显示 cᵢ 的各个分量（紫色为负，橙色为正）。',
+  captionGenerate:
+    '解码器根据 cᵢ、新的解码器状态和上一个词，为每个法语词给出一个概率。这里列出最可能的五个；贪心解码选择第一个。',
+  captionEnd: '解码器选择了 ⟨/s⟩（句末标记），翻译到此结束。这一步的注意力不计入矩阵。',
+  captionBeam:
+    '束搜索同时保留多个候选译文；引擎只给出最终胜出译文的注意力权重，不提供它的原始分数、上下文向量和候选词。把束宽设为 1，即可看到完整的四个步骤。',
+  captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
+  contextNorm: '长度 ‖c‖',
+  contextSize: (n) => `${n} 个分量`,
+  chosen: '选中',
+  engine: '引擎',
+  msPerWord: '毫秒/词',
+  errorTitle: '出错了',
+  errorModel: '模型无法加载。',
+  errorNoWasm: '此浏览器无法运行 WebAssembly，而翻译器需要它。',
+  errorNoWorker: '此浏览器无法启动模块化 Web Worker，而翻译器需要它。',
+  errorTranslate: '这个句子无法翻译。',
+  errorModelParam: 'model= 参数既不是已知的模型名，也不是同源路径；已改用默认模型。',
+  errorKeep: '你输入的文字仍保留在输入框中。',
+  retry: '重试',
+};
+
+export const STRINGS = { en, zh };
+
+// The HTML lang attribute for each table.
+export const LANG_TAGS = { en: 'en', zh: 'zh-Hans' };
