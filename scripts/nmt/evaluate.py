@@ -10,6 +10,7 @@ import argparse
 import collections
 import json
 import os
+import subprocess
 import time
 
 import torch
@@ -46,6 +47,17 @@ def score(hyps, refs, names):
             "chrf_multi": 100 * chrf_multi, "chrf_single": 100 * chrf_single}
 
 
+def native_translations(path, texts, beam):
+    """The same model run by the C++ core (bit-for-bit the reference's outputs on the golden
+    fixtures, and much faster than batch-1 PyTorch for beam search)."""
+    exe = os.path.join(data.ROOT, "build", "native", "bahdanau-translate")
+    if not os.path.exists(exe):
+        raise SystemExit(f"{exe} is missing: run scripts/build first")
+    out = subprocess.run([exe, "--model", path, "--beam", str(beam)], input="\n".join(texts) + "\n",
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    return out[:len(texts)]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,6 +68,8 @@ def main(argv=None):
     ap.add_argument("--max-words", type=int, default=12)
     ap.add_argument("--beam", default="1,4", help="comma-separated beam sizes (1 = greedy)")
     ap.add_argument("--limit", type=int, default=None, help="first N sentences only")
+    ap.add_argument("--engine", default="torch", choices=["torch", "native"],
+                    help="decode with the PyTorch reference or the native C++ core")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args(argv)
@@ -70,9 +84,12 @@ def main(argv=None):
         names = set(meta["tgt_names"])
         for beam in (int(b) for b in args.beam.split(",")):
             t0 = time.time()
-            hyps = [tr.translate(en, beam)["text"] for en, _ in items]
+            if args.engine == "native":
+                hyps = native_translations(path, [en for en, _ in items], beam)
+            else:
+                hyps = [tr.translate(en, beam)["text"] for en, _ in items]
             row = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
-                   "beam": beam, "sentences": len(items),
+                   "engine": args.engine, "beam": beam, "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
             row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
             rows.append(row)
