@@ -101,6 +101,9 @@ export function startServer({ port = 8000, extraMounts = [], log = false } = {})
       'Content-Length': info.size,
       // Always revalidate: a rebuilt engine or a new model is picked up on reload.
       'Cache-Control': 'no-cache',
+      // Public, static files: a course page on another origin may load the widget's module,
+      // engine and models (module scripts and fetch() are CORS requests), as from a CDN.
+      'Access-Control-Allow-Origin': '*',
     });
     if (req.method === 'HEAD') {
       res.end();

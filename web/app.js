@@ -8,7 +8,7 @@ import { applyStrings } from './app/i18n.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
-import { fmt, h, tokenLabel } from './ui/dom.js';
+import { fmt, h, pieces, tokenLabel } from './ui/dom.js';
 import { download, matrixSvg, svgToPng } from './ui/export.js';
 import { AttentionMatrix } from './ui/matrix.js';
 import { Player } from './ui/player.js';
@@ -176,20 +176,6 @@ async function translate() {
     setState(engine ? 'ready' : 'error');
     showError(S.errorTranslate, e.message);
   }
-}
-
-// Each output token with the spacing and capitals of the detokenized text, so the words that
-// appear one by one add up to exactly the finished translation.
-function pieces(tokens, text) {
-  const lower = text.toLowerCase();
-  let at = 0;
-  return tokens.map((tok, i) => {
-    const k = lower.indexOf(tok.toLowerCase(), at);
-    if (k < 0 || /\S/.test(text.slice(at, k))) return { sep: i ? ' ' : '', text: tok };
-    const piece = { sep: text.slice(at, k), text: text.slice(k, k + tok.length) };
-    at = k + tok.length;
-    return piece;
-  });
 }
 
 // ---- drawing -----------------------------------------------------------------------------

@@ -31,10 +31,17 @@ function testFiles() {
   return dir;
 }
 
-// -> {url, browser, newPage(options), close()}
-export async function launch() {
+// Test pages (the widget's hosts) are served from tests/browser/pages/ under /test-pages/.
+export const PAGES = path.join(ROOT, 'tests', 'browser', 'pages');
+
+// -> {url, browser, newPage(options), close()}. serverOptions go to startServer (e.g. headers).
+export async function launch(serverOptions = {}) {
   const files = testFiles();
-  const server = await startServer({ port: 0, extraMounts: [['/test-files/', files]] });
+  const server = await startServer({
+    port: 0,
+    ...serverOptions,
+    extraMounts: [['/test-files/', files], ['/test-pages/', PAGES], ...(serverOptions.extraMounts ?? [])],
+  });
   const profile = mkdtempSync(path.join(os.tmpdir(), 'bl-chromium-'));
   let context;
   try {

@@ -62,3 +62,13 @@ test('refuses every spelling of a path out of its folders', async () => {
     assert.equal((await get(path)).status, 404, path);
   }
 });
+
+test('lets a course page on another origin load the widget, engine and models (CORS)', async () => {
+  const { port } = server.server.address();
+  for (const path of ['/bahdanau-widget.js', '/dist/bahdanau-simd.wasm', '/fixtures/tiny-additive-f32.safetensors']) {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { Origin: 'https://course.example' } });
+    await res.arrayBuffer();
+    assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
+  }
+});

@@ -49,6 +49,20 @@ export function tokenLabel(tok) {
   return tok === '</s>' ? '⟨/s⟩' : tok;
 }
 
+// Each output token with the spacing and capitals of the detokenized text, so the words that
+// appear one by one add up to exactly the finished translation.
+export function pieces(tokens, text) {
+  const lower = text.toLowerCase();
+  let at = 0;
+  return tokens.map((tok, i) => {
+    const k = lower.indexOf(tok.toLowerCase(), at);
+    if (k < 0 || /\S/.test(text.slice(at, k))) return { sep: i ? ' ' : '', text: tok };
+    const piece = { sep: text.slice(at, k), text: text.slice(k, k + tok.length) };
+    at = k + tok.length;
+    return piece;
+  });
+}
+
 let measureCtx = null;
 
 // Text width in px without touching the document: an offscreen canvas measures it.

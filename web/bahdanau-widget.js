@@ -1,0 +1,559 @@
+// <attention-translator>: the page's attention figure as one custom element, for course
+// material. One <script type="module" src=".../bahdanau-widget.js"> registers it; the engine
+// (dist/), the models (models/) and the styles (ui/) are found next to this file through
+// import.meta.url, so it also works from another origin.
+//
+//   <attention-translator text="The black cat is sleeping." autoplay panel></attention-translator>
+//
+// Attributes (all optional; every value is data, never markup):
+//   model     a name (en-fr, en-fr-f32, tiny) or the URL of a .safetensors file (default en-fr)
+//   text      the English sentence                    autoplay  play the words one by one
+//   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
+//   controls  none | minimal | full (default minimal) panel     show the four-step panel
+//   lang      en | zh (captions)                      beam      1..8 (default 1)
+//   height    a CSS length (400px, 30rem, 60vh): the figure scrolls inside it
+// Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
+// done {text, result}, error {message}.
+//
+// Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
+// web/lib already keeps one wasm instance per variant (loader.js) and one download per model
+// URL (model-cache.js) per page, and this file keeps one translator per model, so every
+// widget on a page shares them with no coordination; a worker could not even be started from
+// another origin without a blob: wrapper (and a worker-src exception in the host's CSP). The
+// model is small (about a millisecond per word), and steps() yields between words, so the
+// host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
+// must allow 'unsafe-eval' (Embind builds its invokers with new Function).
+
+import { MODELS } from './app/params.js';
+import { createTranslator } from './lib/bahdanau.js';
+import { gradientCss } from './ui/colormap.js';
+import { h, pieces, tokenLabel } from './ui/dom.js';
+import { AttentionMatrix } from './ui/matrix.js';
+import { Player, SPEEDS_MS } from './ui/player.js';
+import { StepPanel } from './ui/step-panel.js';
+import { LANG_TAGS, STRINGS } from './ui/strings.js';
+
+const HERE = new URL('.', import.meta.url);
+const DIST = new URL('dist/', HERE);
+export const DEFAULT_TEXT = 'The black cat is sleeping.';
+export const MAX_TEXT = 2000;
+const MAX_BEAM = 8;
+// speed attribute (words per second) -> Player speed index (SPEEDS_MS = 1000, 500, 250, 100, 0 ms)
+const SPEED_NAMES = { 1: 0, 2: 1, 4: 2, 10: 3, instant: 4 };
+
+const WIDGET_STRINGS = {
+  en: {
+    loading: 'Loading the translator…',
+    waiting: 'The translator loads when this figure is scrolled into view.',
+    cspBlocked: (directive) =>
+      `This page's Content-Security-Policy blocks the translator's engine (${directive}). ` +
+      "The widget needs script-src 'unsafe-eval': Embind, which binds the C++ core to JavaScript, builds its functions with new Function.",
+    badModel: 'The model attribute must be a known model name or an http(s) URL.',
+    typeHere: 'Type an English sentence',
+  },
+  zh: {
+    loading: '正在加载翻译器…',
+    waiting: '滚动到此处时才会加载翻译器。',
+    cspBlocked: (directive) =>
+      `本页的内容安全策略（CSP）阻止了翻译引擎（${directive}）。` +
+      "组件需要 script-src 'unsafe-eval'：连接 C++ 核心与 JavaScript 的 Embind 用 new Function 生成函数。",
+    badModel: 'model 属性必须是已知的模型名或 http(s) 地址。',
+    typeHere: '输入英文句子',
+  },
+};
+
+// ---- shared engine state: one translator per model URL for the whole page -----------------
+
+const translators = new Map(); // model URL -> {promise, listeners, last}
+
+function sharedTranslator(url, onProgress) {
+  let entry = translators.get(url);
+  if (!entry) {
+    entry = { listeners: new Set(), last: null };
+    const e = entry;
+    e.promise = createTranslator({
+      model: url,
+      dist: DIST,
+      onProgress: (p) => {
+        e.last = p;
+        for (const listener of e.listeners) listener(p);
+      },
+    });
+    e.promise.catch(() => translators.delete(url)); // not cached: a later widget may retry
+    translators.set(url, e);
+  }
+  if (onProgress) {
+    entry.listeners.add(onProgress);
+    if (entry.last) onProgress(entry.last);
+  }
+  return entry.promise.finally(() => entry.listeners.delete(onProgress));
+}
+
+// CSP violations seen on this page (the engine's eval and wasm compilation are reported here
+// before the error that follows them), so an error can be explained in words.
+const violations = [];
+if (typeof document === 'object') {
+  document.addEventListener('securitypolicyviolation', (e) => {
+    if (e.blockedURI === 'eval' || e.blockedURI === 'wasm-eval' || /eval/.test(e.sample ?? '')) {
+      violations.push(e.effectiveDirective || e.violatedDirective);
+    }
+  });
+}
+
+function explain(error, W) {
+  const text = String(error?.message ?? error);
+  const byCsp = /unsafe-eval|Content Security Policy|EvalError|Refused to (evaluate|compile)/i.test(text);
+  const engineFailed = !/cannot (load|download|read) (the )?model/i.test(text);
+  if (byCsp || (violations.length && engineFailed)) return W.cspBlocked(violations[0] ?? 'script-src');
+  return text;
+}
+
+// A model attribute: a name from MODELS (next to this file), or an http(s) URL resolved
+// against the host page. Anything else (javascript:, data:, …) is refused.
+export function resolveWidgetModel(value) {
+  const v = (value ?? '').trim() || 'en-fr';
+  if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label };
+  let url;
+  try {
+    url = new URL(v, document.baseURI);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return { name: v, url: url.href, label: v };
+}
+
+const int = (value, lo, hi) => {
+  if (value === null || !/^\s*\d{1,4}\s*$/.test(value)) return null;
+  const n = Number(value);
+  return n >= lo && n <= hi ? n : null;
+};
+
+function cssLength(value) {
+  const v = (value ?? '').trim();
+  if (/^\d{1,4}(\.\d+)?$/.test(v)) return `${v}px`;
+  return /^\d{1,4}(\.\d+)?(px|em|rem|vh|vw|%)$/.test(v) ? v : '';
+}
+
+// ---- the element ---------------------------------------------------------------------------
+
+const ICONS = {
+  first: 'M6 5h2v14H6zM20 5v14L9 12z',
+  back: 'M17 5v14L6 12z',
+  play: 'M7 4v16l13-8z',
+  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
+  forward: 'M7 5v14l11-7z',
+  last: 'M4 5v14l11-7zM16 5h2v14h-2z',
+};
+
+function icon(name) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.dataset.icon = name;
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
+export class AttentionTranslator extends HTMLElement {
+  static observedAttributes = ['model', 'text', 'autoplay', 'speed', 'step', 'controls', 'panel', 'lang', 'beam', 'height'];
+
+  #root;
+  #el = {}; // parts of the shadow tree, by data-role
+  #matrix;
+  #panel;
+  #player;
+  #observer = null;
+  #visible = false;
+  #translator = null;
+  #modelUrl = null;
+  #loading = null;
+  #sentence = null; // {text, beam, sourceTokens, result}
+  #lastShown = null;
+  #pending = false;
+  state = 'idle';
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    const css = (file) => h('link', { rel: 'stylesheet', href: new URL(file, HERE).href });
+    const e = this.#el;
+    const button = (role, name) =>
+      h('button', { type: 'button', class: 'icon', 'data-role': role, part: 'button' }, icon(name), name === 'play' ? icon('pause') : null);
+    e.progressLabel = h('span', { 'data-role': 'progress-label' });
+    e.progressBar = h('progress', { 'data-role': 'progress-bar', max: '1' });
+    e.placeholder = h('div', { class: 'placeholder', 'data-role': 'placeholder' }, e.progressLabel, e.progressBar);
+    e.error = h('div', { class: 'error', 'data-role': 'error', role: 'alert', hidden: true });
+    e.source = h('span', { class: 'source', 'data-role': 'source' });
+    e.output = h('span', { class: 'tokens output', 'data-role': 'output' });
+    e.sentences = h('p', { class: 'sentences' }, e.source, h('span', { class: 'arrow', 'aria-hidden': 'true', text: ' → ' }), e.output);
+    e.input = h('input', { type: 'text', 'data-role': 'source-input', maxlength: String(MAX_TEXT), spellcheck: 'false', autocomplete: 'off' });
+    e.form = h('form', { class: 'own', 'data-role': 'form', on: { submit: (ev) => this.#onSubmit(ev) } }, e.input,
+      h('button', { type: 'submit', 'data-role': 'translate', class: 'go' }));
+    e.first = button('first', 'first');
+    e.back = button('step-back', 'back');
+    e.play = button('play', 'play');
+    e.forward = button('step-forward', 'forward');
+    e.last = button('last', 'last');
+    e.position = h('span', { class: 'position', 'data-role': 'position' });
+    e.speed = h('input', { type: 'range', min: '0', max: String(SPEEDS_MS.length - 1), step: '1', 'data-role': 'speed' });
+    e.speedLabel = h('label', { class: 'speed' }, h('span', { 'data-role': 'speed-label' }), e.speed);
+    e.controls = h('div', { class: 'controls', 'data-role': 'controls', role: 'group' },
+      e.first, e.back, e.play, e.forward, e.last, e.position, e.speedLabel);
+    e.matrixRoot = h('div', { 'data-role': 'matrix-root' });
+    e.legend = h('div', { class: 'legend', 'aria-hidden': 'true' }, h('span', { text: '0' }),
+      h('span', { class: 'legend-bar', style: { background: gradientCss() } }), h('span', { text: '1' }),
+      h('span', { class: 'legend-label', 'data-role': 'legend-label' }));
+    e.panelRoot = h('div', {});
+    e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
+    e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
+    e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.matrixRoot, e.legend, e.panelBox);
+    e.widget = h('div', { class: 'widget', part: 'widget', 'data-role': 'widget', 'data-state': 'idle' },
+      e.placeholder, e.error, e.form, e.figure, e.status);
+    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), e.widget);
+
+    this.#player = new Player({ onChange: () => this.#render() });
+    this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
+    this.#panel = new StepPanel(e.panelRoot, { strings: this.#S });
+    e.play.addEventListener('click', () => this.#player.toggle());
+    e.back.addEventListener('click', () => this.#player.back());
+    e.forward.addEventListener('click', () => this.#player.forward());
+    e.first.addEventListener('click', () => this.#player.first());
+    e.last.addEventListener('click', () => this.#player.last());
+    e.speed.addEventListener('input', () => this.#player.setSpeed(Number(e.speed.value)));
+  }
+
+  // ---- attributes -------------------------------------------------------------------------
+
+  get #lang() {
+    return this.getAttribute('lang') === 'zh' ? 'zh' : 'en';
+  }
+
+  get #S() {
+    return STRINGS[this.#lang];
+  }
+
+  get #W() {
+    return WIDGET_STRINGS[this.#lang];
+  }
+
+  get #text() {
+    const t = this.getAttribute('text');
+    return (t === null ? DEFAULT_TEXT : t).slice(0, MAX_TEXT);
+  }
+
+  get #beam() {
+    return int(this.getAttribute('beam'), 1, MAX_BEAM) ?? 1;
+  }
+
+  get #step() {
+    return int(this.getAttribute('step'), 0, 1000);
+  }
+
+  get #controlsMode() {
+    const v = this.getAttribute('controls');
+    return v === 'none' || v === 'full' ? v : 'minimal';
+  }
+
+  get #speedIndex() {
+    const v = (this.getAttribute('speed') ?? '').trim();
+    return Object.hasOwn(SPEED_NAMES, v) ? SPEED_NAMES[v] : 2;
+  }
+
+  connectedCallback() {
+    this.#layout();
+    if (this.#observer) return;
+    if (typeof IntersectionObserver !== 'function') {
+      this.#visible = true;
+      this.#update();
+      return;
+    }
+    // Lazy: nothing is downloaded until the figure comes within a screen of the viewport.
+    this.#observer = new IntersectionObserver((entries) => {
+      if (!entries.some((x) => x.isIntersecting)) return;
+      this.#observer.disconnect();
+      this.#visible = true;
+      this.#update();
+    }, { rootMargin: '200px' });
+    this.#observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#player.pause();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (['controls', 'panel', 'lang', 'height'].includes(name)) this.#layout();
+    if (name === 'speed') this.#player.setSpeed(this.#speedIndex);
+    if (name === 'step' || name === 'autoplay') this.#applyStep();
+    if (['model', 'text', 'beam'].includes(name)) this.#update();
+  }
+
+  // The element's own API, for authors who script it.
+  get translator() {
+    return this.#translator;
+  }
+
+  // ---- layout and strings -----------------------------------------------------------------
+
+  #layout() {
+    const e = this.#el;
+    const S = this.#S;
+    const mode = this.#controlsMode;
+    e.widget.setAttribute('lang', LANG_TAGS[this.#lang]);
+    e.widget.dataset.controls = mode;
+    e.controls.hidden = mode === 'none';
+    e.form.hidden = mode !== 'full';
+    for (const x of [e.first, e.last, e.speedLabel]) x.hidden = mode !== 'full';
+    e.panelBox.hidden = !this.hasAttribute('panel');
+    const height = cssLength(this.getAttribute('height'));
+    if (height) e.figure.style.setProperty('max-height', height);
+    else e.figure.style.removeProperty('max-height');
+    e.figure.classList.toggle('has-height', Boolean(height));
+    e.controls.setAttribute('aria-label', S.playback);
+    e.first.setAttribute('aria-label', S.first);
+    e.back.setAttribute('aria-label', S.back);
+    e.forward.setAttribute('aria-label', S.forward);
+    e.last.setAttribute('aria-label', S.last);
+    e.speedLabel.firstChild.textContent = S.speed;
+    e.input.setAttribute('aria-label', this.#W.typeHere);
+    e.input.placeholder = this.#W.typeHere;
+    e.form.querySelector('button').textContent = S.translate;
+    this.#root.querySelector('[data-role="legend-label"]').textContent = S.legend;
+    this.#matrix.setStrings(S);
+    this.#panel.setStrings(S);
+    if (!this.#translator && this.state === 'idle') e.progressLabel.textContent = this.#W.waiting;
+    this.#renderControls();
+    this.#renderStatus();
+  }
+
+  #setState(state) {
+    this.state = state;
+    this.#el.widget.dataset.state = state;
+    this.dataset.state = state;
+  }
+
+  #showError(message) {
+    const e = this.#el;
+    e.error.replaceChildren(h('p', { class: 'error-title', text: this.#S.errorTitle }), h('p', { class: 'error-detail', text: message }));
+    e.error.hidden = false;
+    e.placeholder.hidden = true;
+    this.#setState('error');
+    this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
+  }
+
+  // ---- loading and translating ------------------------------------------------------------
+
+  // Coalesces attribute changes made in one go (model + text) into one load and translation.
+  #update() {
+    if (!this.#visible || this.#pending) return;
+    this.#pending = true;
+    queueMicrotask(() => {
+      this.#pending = false;
+      this.#run();
+    });
+  }
+
+  async #run() {
+    const model = resolveWidgetModel(this.getAttribute('model'));
+    const e = this.#el;
+    if (!model) {
+      this.#translator = null;
+      this.#modelUrl = null;
+      this.#showError(this.#W.badModel);
+      return;
+    }
+    if (model.url !== this.#modelUrl || !this.#translator) {
+      this.#modelUrl = model.url;
+      this.#translator = null;
+      this.#player.reset({ play: false });
+      this.#setState('loading');
+      e.error.hidden = true;
+      e.placeholder.hidden = false;
+      e.progressLabel.textContent = this.#W.loading;
+      e.progressBar.removeAttribute('value');
+      const loading = sharedTranslator(model.url, ({ loaded, total }) => {
+        if (total) {
+          e.progressBar.max = total;
+          e.progressBar.value = loaded;
+        }
+      });
+      this.#loading = loading;
+      let translator;
+      try {
+        translator = await loading;
+      } catch (err) {
+        if (this.#loading === loading) this.#showError(`${model.label}: ${explain(err, this.#W)}`);
+        return;
+      }
+      if (this.#loading !== loading) return; // the model changed meanwhile
+      this.#translator = translator;
+      this.#modelLabel = model.label;
+      e.placeholder.hidden = true;
+      this.#setState('ready');
+      this.dispatchEvent(new CustomEvent('ready', { detail: { info: translator.info(), engine: translator.engine } }));
+    }
+    this.#translate(this.#text);
+  }
+
+  #modelLabel = '';
+
+  #onSubmit(ev) {
+    ev.preventDefault();
+    const text = this.#el.input.value;
+    if (!text.trim()) return;
+    this.setAttribute('text', text); // one source of truth: the attribute (re-renders)
+  }
+
+  async #translate(text) {
+    const e = this.#el;
+    const translator = this.#translator;
+    if (!translator) return;
+    const beam = this.#beam;
+    e.error.hidden = true;
+    if (e.input !== this.#root.activeElement) e.input.value = text;
+    const mine = { text, beam, sourceTokens: [], result: null };
+    this.#sentence = mine;
+    this.#lastShown = null;
+    const autoplay = this.hasAttribute('autoplay') && this.#step === null;
+    this.#player.setSpeed(this.#speedIndex);
+    this.#player.reset({ play: autoplay });
+    this.#matrix.reset([]);
+    this.#renderSource();
+    if (!text.trim()) {
+      this.#player.finish();
+      this.#setState('done');
+      return;
+    }
+    this.#setState('decoding');
+    try {
+      let result;
+      if (beam > 1) {
+        result = translator.translate(text, { beam });
+        mine.sourceTokens = result.sourceTokens;
+        this.#matrix.reset(result.sourceTokens);
+        this.#renderSource();
+        result.targetTokens.forEach((word, index) =>
+          this.#player.push({ index, word, alpha: result.attention[index], beamOnly: true }));
+      } else {
+        const steps = translator.steps(text);
+        mine.sourceTokens = steps.sourceTokens;
+        this.#matrix.reset(steps.sourceTokens);
+        this.#renderSource();
+        for await (const step of steps) {
+          if (this.#sentence !== mine) {
+            await steps.return();
+            return;
+          }
+          this.#player.push(step);
+        }
+        if (this.#sentence !== mine) return;
+        result = translator.translate(text);
+      }
+      mine.result = result;
+      mine.pieces = pieces(result.targetTokens, result.text);
+      this.#player.finish();
+      this.#setState('done');
+      this.#applyStep();
+      this.dispatchEvent(new CustomEvent('done', { detail: { text: result.text, result } }));
+    } catch (err) {
+      if (this.#sentence !== mine) return;
+      this.#player.finish();
+      this.#showError(explain(err, this.#W));
+    }
+    this.#renderStatus();
+  }
+
+  // Where playback rests once decoded: word `step`, else the end (autoplay plays to it).
+  #applyStep() {
+    const p = this.#player;
+    if (!p.finished) return;
+    const step = this.#step;
+    if (step !== null) p.seek(step);
+    else if (!this.hasAttribute('autoplay')) p.seek(p.steps.length - 1);
+    else if (!p.playing && p.position < 0) p.play();
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------
+
+  #render() {
+    const p = this.#player;
+    const isRow = (st) => !(st.done && st.word === '</s>');
+    const shown = p.steps.slice(0, p.position + 1).filter(isRow);
+    const rows = shown.map((st) => ({ word: st.word, weights: st.alpha }));
+    const step = p.position >= 0 ? p.steps[p.position] : null;
+    const current = step && isRow(step) ? p.position : -1;
+    this.#matrix.setRows(rows);
+    this.#matrix.setCurrent(current);
+    const out = this.#el.output;
+    const done = this.#sentence?.pieces; // the detokenized spacing, once the sentence is decoded
+    out.replaceChildren(...shown.flatMap((st, i) => {
+      const piece = done?.[i] ?? { sep: i ? ' ' : '', text: st.word };
+      return [piece.sep, h('span', { class: i === current ? 'tok is-current' : 'tok', 'data-token': i, text: piece.text })];
+    }));
+    if (p.finished && this.#sentence?.result && rows.length === this.#sentence.result.targetTokens.length) {
+      out.dataset.text = this.#sentence.result.text; // the detokenized translation
+    } else delete out.dataset.text;
+    if (step !== this.#lastShown) {
+      this.#lastShown = step;
+      this.#panel.render(step && this.#sentence && {
+        columns: this.#sentence.sourceTokens,
+        step,
+        scoring: this.#translator?.info().scoring,
+        beam: Boolean(step.beamOnly),
+      });
+      if (step) {
+        // end: the step that emits </s> (its attention is not a row of the matrix).
+        const detail = { index: step.index, word: step.word, weights: Array.from(step.alpha), end: !isRow(step) };
+        this.dispatchEvent(new CustomEvent('step', { detail }));
+      }
+    }
+    this.#renderControls();
+  }
+
+  #renderSource() {
+    // The sentence as the author wrote it (the matrix's columns show its tokens).
+    this.#el.source.textContent = this.#sentence?.text.trim() ?? '';
+  }
+
+  #renderControls() {
+    const e = this.#el;
+    const p = this.#player;
+    const S = this.#S;
+    const n = p.steps.length;
+    e.first.disabled = e.back.disabled = p.position <= 0;
+    e.last.disabled = e.forward.disabled = p.position >= n - 1;
+    e.play.disabled = n === 0;
+    e.play.dataset.playing = String(p.playing);
+    e.play.setAttribute('aria-label', p.playing ? S.pause : S.play);
+    e.play.title = p.playing ? S.pause : S.play;
+    e.speed.value = String(p.speed);
+    e.speed.setAttribute('aria-valuetext', S.speedValues[p.speed]);
+    const words = p.steps.filter((st) => !(st.done && st.word === '</s>')).length;
+    const step = p.position >= 0 ? p.steps[p.position] : null;
+    let text = '';
+    if (step && step.done && step.word === '</s>') text = S.positionEnd(words);
+    else if (step) text = S.position(p.position + 1, p.finished ? words : `${words}+`);
+    e.position.textContent = text;
+    e.widget.dataset.position = String(p.position);
+    e.widget.dataset.playing = String(p.playing);
+  }
+
+  #renderStatus() {
+    const t = this.#translator;
+    if (!t) {
+      this.#el.status.textContent = '';
+      return;
+    }
+    const info = t.info();
+    this.#el.status.textContent = `${this.#modelLabel} · ${t.engine.variant} · ${info.scoring} attention`;
+    this.#el.status.dataset.variant = t.engine.variant;
+  }
+}
+
+if (typeof customElements === 'object' && !customElements.get('attention-translator')) {
+  customElements.define('attention-translator', AttentionTranslator);
+}

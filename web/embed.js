@@ -1,0 +1,71 @@
+// embed.html: one <attention-translator> from the URL's parameters, full frame, telling its
+// parent how tall it is so a one-line script there can size the iframe.
+//
+// URL parameters (all data; copied into attributes with setAttribute, never into markup):
+//   model (a name, or a same-origin path, as on the page), text, step, controls, panel (1),
+//   autoplay (1), speed, lang, beam, height.
+//
+// Messages to the parent:  {type: 'attention-translator:height', height: <px>}
+//                          {type: 'attention-translator:event', event: 'ready'|'done'|'error'|'step', detail}
+// Messages it accepts from its parent (anything else is ignored; nothing is evaluated):
+//   {type: 'attention-translator:set', attributes: {text?, step?, controls?, panel?, autoplay?,
+//                                                    speed?, lang?, beam?}}
+//   (strings, at most 2000 characters; a null value removes the attribute)
+
+import { MODELS, resolveModel } from './app/params.js';
+
+export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height'];
+const FLAGS = ['panel', 'autoplay'];
+const PREFIX = 'attention-translator:';
+
+const q = new URLSearchParams(location.search);
+const el = document.createElement('attention-translator');
+const modelParam = q.get('model');
+// As on the page, a link may name a model or a same-origin path, never another origin.
+const model = modelParam === null ? null : resolveModel(modelParam, location.href);
+if (modelParam !== null && model === null) el.setAttribute('model', 'invalid:'); // shows the error in the widget
+else if (model) el.setAttribute('model', Object.hasOwn(MODELS, modelParam) ? modelParam : model.url);
+for (const name of SETTABLE) {
+  const v = q.get(name);
+  if (v === null) continue;
+  if (FLAGS.includes(name)) {
+    if (v !== '0' && v !== 'false') el.setAttribute(name, '');
+  } else {
+    el.setAttribute(name, v.slice(0, 2000));
+  }
+}
+document.body.append(el);
+
+const parentWindow = window.parent !== window ? window.parent : null;
+const post = (msg) => parentWindow?.postMessage(msg, '*'); // nothing secret: a height, a state
+
+let lastHeight = -1;
+new ResizeObserver(() => {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === lastHeight) return;
+  lastHeight = height;
+  post({ type: `${PREFIX}height`, height });
+}).observe(document.body);
+
+for (const event of ['ready', 'done', 'error', 'step']) {
+  el.addEventListener(event, (e) => {
+    const d = e.detail ?? {};
+    const detail = event === 'step' ? { index: d.index, word: d.word } : event === 'done' ? { text: d.text } : event === 'error' ? { message: d.message } : {};
+    post({ type: `${PREFIX}event`, event, detail });
+  });
+}
+
+window.addEventListener('message', (e) => {
+  if (!parentWindow || e.source !== parentWindow) return;
+  const m = e.data;
+  if (!m || typeof m !== 'object' || m.type !== `${PREFIX}set`) return;
+  const attrs = m.attributes;
+  if (!attrs || typeof attrs !== 'object') return;
+  for (const name of SETTABLE) {
+    if (!Object.hasOwn(attrs, name)) continue;
+    const v = attrs[name];
+    if (v === null || v === false) el.removeAttribute(name);
+    else if (v === true) el.setAttribute(name, '');
+    else if (typeof v === 'string' || typeof v === 'number') el.setAttribute(name, String(v).slice(0, 2000));
+  }
+});
