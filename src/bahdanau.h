@@ -80,7 +80,8 @@ class Translator {
   // source tokens than max_src_len, gives false and a message.
   bool translate(std::string_view text, const TranslateParams& params, Translation* out,
                  std::string* error);
-  // Greedy step-by-step decoding of text; nullptr and a message on error.
+  // Greedy step-by-step decoding of text; nullptr and a message on error. The Decoder reads
+  // this Translator's weights: it must not outlive it.
   std::unique_ptr<Decoder> start(std::string_view text, const TranslateParams& params,
                                  std::string* error);
 

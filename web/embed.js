@@ -50,7 +50,7 @@ new ResizeObserver(() => {
 for (const event of ['ready', 'done', 'error', 'step']) {
   el.addEventListener(event, (e) => {
     const d = e.detail ?? {};
-    const detail = event === 'step' ? { index: d.index, word: d.word } : event === 'done' ? { text: d.text } : event === 'error' ? { message: d.message } : {};
+    const detail = event === 'step' ? { index: d.index, word: d.word } : event === 'done' ? { text: d.text } : {}; // an error's text may quote bytes of the URL it fetched: the parent gets only the event
     post({ type: `${PREFIX}event`, event, detail });
   });
 }

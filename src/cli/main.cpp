@@ -5,6 +5,7 @@
 // TEXT (the arguments joined by spaces) is one sentence; without TEXT every stdin line is one.
 // One output line per input line. Errors go to stderr and make the exit status non-zero; a bad
 // stdin line prints an empty output line so the outputs stay aligned with the inputs.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -69,7 +70,8 @@ int parse(int argc, char** argv, Options* o) {
     } else if (a == "--beam" || a == "--max-len") {
       const char* v = value(a.c_str());
       int* dst = a == "--beam" ? &o->params.beam : &o->params.max_len;
-      if (!v || !parse_int(v, 1, a == "--beam" ? bl::kMaxBeam : 1024, dst)) {
+      if (!v) return 2;
+      if (!parse_int(v, 1, a == "--beam" ? bl::kMaxBeam : 1024, dst)) {
         std::fprintf(stderr, "bahdanau-translate: %s takes an integer in 1..%d\n", a.c_str(),
                      a == "--beam" ? bl::kMaxBeam : 1024);
         return 2;
@@ -180,6 +182,10 @@ int main(int argc, char** argv) {
   } else {
     std::string line;
     while (std::getline(std::cin, line)) ok = run_one(*tr, o, line) && ok;
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "bahdanau-translate: cannot write the output: %s\n", std::strerror(errno));
+    return 1;
   }
   return ok ? 0 : 1;
 }

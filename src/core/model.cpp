@@ -138,6 +138,10 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
   }
   gemv(w_.tgt_emb, rs.t.data(), w_.out_b.data(), out->logp.data());
   k_.log_softmax(Vt, out->logp.data(), out->logp.data());
+  // Finite but huge weights (a crafted file passes the NaN/Inf check) can overflow to inf - inf;
+  // a NaN would break the strict ordering search relies on, so it ranks last instead.
+  for (float& lp : out->logp)
+    if (std::isnan(lp)) lp = -INFINITY;
 }
 
 }  // namespace bl

@@ -96,6 +96,8 @@ bool Translator::tokenize_source(std::string_view text, std::vector<std::string>
 
 bool Translator::translate(std::string_view text, const TranslateParams& p, Translation* out,
                            std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
   *out = Translation{};
   if (p.beam < 1 || p.beam > kMaxBeam) {
     *error = "beam must be between 1 and " + std::to_string(kMaxBeam);
@@ -148,11 +150,13 @@ Decoder::~Decoder() = default;
 
 std::unique_ptr<Decoder> Translator::start(std::string_view text, const TranslateParams& p,
                                            std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
   auto st = std::make_unique<Decoder::State>();
   st->impl = impl_.get();
   if (!impl_->source(text, &st->src_tokens, &st->src_ids, error)) return nullptr;
   st->columns = st->src_tokens;
-  st->columns.push_back("</s>");
+  if (!st->columns.empty()) st->columns.push_back("</s>");  // as translate(): none for no input
   st->top_k = std::max(1, std::min(p.top_k, impl_->data.config.tgt_vocab));
   st->max_len = max_output_len(impl_->data.config, int(st->src_tokens.size()), p.max_len);
   if (st->src_tokens.empty()) {

@@ -70,5 +70,10 @@ long=$(printf 'word %.0s' $(seq 1 200))
 "$bin" --model "$model" --beam 0 x 2>/dev/null; [ $? -eq 2 ]; check "--beam 0 is a usage error" $?
 "$bin" --bogus 2>/dev/null; [ $? -eq 2 ]; check "unknown option is a usage error" $?
 
+if [ -w /dev/full ]; then
+  "$bin" --model "$tiny" "the cat" >/dev/full 2>"$tmp/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "cannot write the output" "$tmp/err"; check "a failed write is an error" $?
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

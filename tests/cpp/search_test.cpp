@@ -2,9 +2,12 @@
 // termination, and the consistency of the attention matrix.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <numeric>
+
+#include <nlohmann/json.hpp>
 
 #include "bahdanau.h"
 
@@ -167,6 +170,43 @@ TEST(Limits, UnkIsReplacedByTheMostAttendedSourceWord) {
     }
   }
   EXPECT_GT(replaced, 0);
+}
+
+// Finite weights pass the loader's NaN/Inf check, yet huge ones overflow to inf - inf = NaN in
+// the log-softmax: search must still end cleanly (and in bounds: this runs under ASan too).
+TEST(Limits, HugeFiniteWeightsStillDecodeCleanly) {
+  std::ifstream f(std::string(BL_SOURCE_DIR) + "/tests/fixtures/tiny-additive-f32.safetensors",
+                  std::ios::binary);
+  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  uint64_t n = 0;
+  std::memcpy(&n, bytes.data(), 8);
+  auto header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + long(n));
+  auto off = header["tgt_emb"]["data_offsets"];
+  const size_t begin = 8 + n + off[0].get<size_t>(), end = 8 + n + off[1].get<size_t>();
+  for (size_t i = begin, k = 0; i + 4 <= end; i += 4, k++) {
+    const float v = (k % 2 ? -3e38f : 3e38f);
+    std::memcpy(&bytes[i], &v, 4);
+  }
+  std::string err;
+  auto tr = bl::Translator::load(bytes.data(), bytes.size(), bl::LoadParams{}, &err);
+  ASSERT_TRUE(tr) << err;
+  for (int beam : {1, 4}) {
+    bl::TranslateParams p;
+    p.beam = beam;
+    bl::Translation t;
+    ASSERT_TRUE(tr->translate("The black cat is sleeping.", p, &t, &err)) << err;
+    EXPECT_LE(t.tgt_tokens.size(), 22u);
+  }
+}
+
+TEST(Limits, NullErrorPointersAreAllowed) {
+  auto tr = load("tiny-additive-f32.safetensors");
+  bl::Translation t;
+  EXPECT_FALSE(tr->translate("\xff", bl::TranslateParams{}, &t, nullptr));
+  EXPECT_FALSE(tr->start("\xff", bl::TranslateParams{}, nullptr));
+  auto dec = tr->start("", bl::TranslateParams{}, nullptr);
+  ASSERT_TRUE(dec);
+  EXPECT_TRUE(dec->src_tokens().empty());  // the same columns as translate(""): none
 }
 
 }  // namespace

@@ -76,7 +76,8 @@ async function readFile(path, entry) {
 async function download(url, entry) {
   let res;
   try {
-    res = await fetch(url);
+    // A model is a public file: no cookies, so a model= URL can't read a private resource.
+    res = await fetch(url, { credentials: 'omit' });
   } catch (e) {
     throw new Error(`cannot download model ${url}: ${e.message}`);
   }
