@@ -70,6 +70,20 @@ for (const variant of WASM) {
       stillWorks();
     });
 
+    test('heatmap: not a translate() result, and no heap left behind', () => {
+      const good = tr.translate('I am cold.');
+      tr.heatmap(good); // warm up whatever the first call allocates
+      const before = tr.memory().heapBytes;
+      for (const bad of [undefined, {}, { ...good, sourceTokens: [1, 2] },
+        { ...good, attention: [['x']] }, { ...good, targetTokens: 'le' }]) {
+        assert.throws(() => tr.heatmap(bad), (e) => e instanceof TypeError &&
+          /^heatmap\(\): expects a translate\(\) result/.test(e.message));
+      }
+      assert.equal(tr.memory().heapBytes, before);
+      assert.match(tr.heatmap(good), /legend:/);
+      stillWorks();
+    });
+
     test('text: not a string', () => {
       for (const v of [undefined, null, 42, {}, ['I am cold.'], GOOD, Symbol('x')]) {
         assert.throws(() => tr.translate(v), (e) => e instanceof TypeError &&

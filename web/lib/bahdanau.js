@@ -113,13 +113,24 @@ class Translator {
       throw new Error(error);
     }
     iterator.sourceTokens = decoder.columns();
+    for (const r of decoders) if (r.released) decoders.delete(r); // finalized, never finished
     decoders.add(rec);
     return iterator;
   }
 
   // The attention matrix of a translate() result as text, the native CLI's exact picture.
-  heatmap({ sourceTokens, targetTokens, attention }) {
+  heatmap({ sourceTokens, targetTokens, attention } = {}) {
     this.#native('heatmap');
+    // Checked here: a wrong type thrown from inside the C++ call would skip its destructors
+    // and leak what it had built on the wasm heap.
+    const strings = (a) => Array.isArray(a) && a.every((x) => typeof x === 'string');
+    const rows = (m) =>
+      Array.isArray(m) && m.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'));
+    if (!strings(sourceTokens) || !strings(targetTokens) || !rows(attention)) {
+      throw new TypeError(
+        'heatmap(): expects a translate() result: {sourceTokens, targetTokens, attention}',
+      );
+    }
     return this.#module.heatmap(sourceTokens, targetTokens, attention);
   }
 
