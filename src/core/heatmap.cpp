@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/utf8.h"
+
 namespace bl {
 
 namespace {
@@ -11,14 +13,11 @@ namespace {
 size_t display_width(const std::string& s) {
   size_t w = 0;
   for (size_t i = 0; i < s.size();) {
-    const unsigned char b = s[i];
-    uint32_t cp = b;
-    size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    if (len > 1 && i + len <= s.size()) {
-      cp = b & (0x7F >> len);
-      for (size_t k = 1; k < len; k++) cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    i += len;
+    uint32_t cp = 0;
+    const char* why = nullptr;
+    const size_t len = utf8_decode_one(s, i, &cp, &why);
+    i += len ? len : 1;  // a stray byte takes one column
+    if (!len) cp = '?';
     if (cp >= 0x300 && cp <= 0x36F) continue;
     const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
                       (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||

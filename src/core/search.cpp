@@ -26,25 +26,26 @@ std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) 
   return out;
 }
 
+std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
+                                               std::vector<float>* s, StepState* st, Hyp* hyp) {
+  m.step(a, hyp->ids.empty() ? kBos : hyp->ids.back(), s->data(), st);
+  auto best = top_k(st->logp, top);
+  const int y = best[0].first;
+  hyp->ids.push_back(y);
+  hyp->alphas.push_back(st->alpha);
+  hyp->probs.push_back(std::exp(st->logp[y]));
+  hyp->score += double(st->logp[y]);
+  hyp->finished = y == kEos;
+  hyp->norm = hyp->score / double(hyp->ids.size());
+  s->swap(st->s);  // st->s now holds s_{i-1}; e, alpha and c are untouched
+  return best;
+}
+
 Hyp greedy_search(const Model& m, const Annotations& a, int max_len) {
   Hyp hyp;
   StepState st;
   std::vector<float> s = a.s0;
-  int y = kBos;
-  for (int i = 0; i < max_len; i++) {
-    m.step(a, y, s.data(), &st);
-    y = top_k(st.logp, 1)[0].first;
-    hyp.ids.push_back(y);
-    hyp.alphas.push_back(st.alpha);
-    hyp.probs.push_back(std::exp(st.logp[y]));
-    hyp.score += double(st.logp[y]);
-    s.swap(st.s);
-    if (y == kEos) {
-      hyp.finished = true;
-      break;
-    }
-  }
-  hyp.norm = hyp.ids.empty() ? 0.0 : hyp.score / double(hyp.ids.size());
+  for (int i = 0; i < max_len && !hyp.finished; i++) greedy_step(m, a, 1, &s, &st, &hyp);
   return hyp;
 }
 

@@ -26,6 +26,10 @@ int max_output_len(const Config& cfg, int n_src, int requested);
 // (id, log-prob) of the k best, sorted by log-prob, ties to the lower id.
 std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k);
 
+// One greedy step: decodes y_i from hyp's last token (or <s>) and state s, appends it to hyp,
+// and advances s. Returns the top k of the step (k >= 1); st holds the step's e, alpha, c.
+std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
+                                               std::vector<float>* s, StepState* st, Hyp* hyp);
 Hyp greedy_search(const Model& m, const Annotations& a, int max_len);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
 std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len);

@@ -140,7 +140,7 @@ struct Decoder::State {
   StepState st;
   std::vector<float> s;
   Hyp hyp;
-  int max_len = 0, top_k = 5, y = kBos;
+  int max_len = 0, top_k = 5;
   bool done = false;
   double encode_ms = 0, decode_ms = 0;
 };
@@ -177,23 +177,16 @@ bool Decoder::next(Step* out) {
   State& d = *st_;
   if (d.done) return false;
   auto t0 = std::chrono::steady_clock::now();
-  d.impl->model->step(d.a, d.y, d.s.data(), &d.st);
-  auto top = top_k(d.st.logp, d.top_k);
-  d.y = top[0].first;
-  d.s.swap(d.st.s);
-  d.hyp.ids.push_back(d.y);
-  d.hyp.alphas.push_back(d.st.alpha);
-  d.hyp.probs.push_back(std::exp(d.st.logp[d.y]));
-  d.hyp.score += double(d.st.logp[d.y]);
-  d.hyp.finished = d.y == kEos;
+  auto top = greedy_step(*d.impl->model, d.a, d.top_k, &d.s, &d.st, &d.hyp);
+  const int y = d.hyp.ids.back();
   d.done = d.hyp.finished || int(d.hyp.ids.size()) >= d.max_len;
 
   *out = Step{};
   out->index = int(d.hyp.ids.size()) - 1;
-  out->token = d.y;
-  out->word = d.y == kEos   ? "</s>"
-              : d.y == kUnk ? replace_unk(d.st.alpha, d.src_tokens)
-                            : d.impl->data.tgt_vocab[d.y];
+  out->token = y;
+  out->word = y == kEos   ? "</s>"
+              : y == kUnk ? replace_unk(d.st.alpha, d.src_tokens)
+                          : d.impl->data.tgt_vocab[y];
   out->prob = d.hyp.probs.back();
   out->e = d.st.e;
   out->alpha = d.st.alpha;
@@ -216,7 +209,6 @@ Translation Decoder::result() const {
   if (!d.hyp.ids.empty()) {
     d.impl->fill(d.hyp, d.src_tokens, &t);
     t.probs.assign(d.hyp.probs.begin(), d.hyp.probs.begin() + t.tgt_tokens.size());
-    t.truncated = !d.hyp.finished;
   }
   t.encode_ms = d.encode_ms;
   t.decode_ms = d.decode_ms;
