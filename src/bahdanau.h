@@ -68,6 +68,32 @@ struct Step {
   bool done = false;      // this step emitted </s> or reached the length limit
 };
 
+// What attention's scoring costs on one sentence, measured by re-running the model's own
+// kernels on its annotations (timings are medians over batches; the values are data-independent).
+struct ScoringCostParams {
+  double min_batch_ms = 2;  // each batch repeats the call until this much time has passed,
+                            // so coarse clocks (browsers round performance.now()) still resolve
+  int batches = 5;          // the median of these is reported; 1..100
+};
+
+struct ScoringCost {
+  int n = 0;             // source positions, </s> included
+  double step_us = 0;    // one decoder step's scoring: q = W s_{i-1}, then e_i1..e_in
+  double score_us = 0;   // the n scores alone (q given)
+  double keys_us = 0;    // U h_j for all j: paid once per sentence, at encoding
+  int batches = 0;
+  long calls_per_batch = 0;  // of the step_us measurement
+};
+
+// Self-attention over the source, as an illustration of the mechanism (not used to translate):
+// each annotation asks a query of every annotation, scaled dot-product, softmax, per row.
+struct SelfAttention {
+  std::vector<std::string> tokens;          // rows and columns: source tokens then "</s>"
+  std::vector<std::vector<float>> scores;   // [n][n] e_ij
+  std::vector<std::vector<float>> weights;  // [n][n] softmax over j
+  std::string method;                       // how queries and keys are formed, in one sentence
+};
+
 class Decoder;
 
 class Translator {
@@ -87,6 +113,12 @@ class Translator {
 
   bool tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                        std::string* error) const;
+
+  // Times the scoring of text (empty text: n = 0, all zeros). False on bad text or params.
+  bool scoring_cost(std::string_view text, const ScoringCostParams& params, ScoringCost* out,
+                    std::string* error);
+  // Scaled-dot models only (false and a message for additive ones). Empty text: no tokens.
+  bool self_attention(std::string_view text, SelfAttention* out, std::string* error);
   const ModelInfo& info() const;
 
   struct Impl;

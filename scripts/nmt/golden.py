@@ -72,6 +72,9 @@ def case_record(tr, text, with_steps=True):
     b_tok = tr.target_tokens(best["ids"], best["alphas"], src_tokens)
     rec["beam4"] = {"ids": best["ids"], "tokens": b_tok, "text": tr.translate(text, 4)["text"],
                     "norm": best["norm"]}
+    if with_steps and tr.cfg["scoring"] == "scaled_dot":
+        scores, weights = tr.self_attention(ids)
+        rec["self_attention"] = {"scores": scores.tolist(), "weights": weights.tolist()}
     return rec
 
 

@@ -5,6 +5,8 @@ ties go to the lower token id, beam scores are summed in double precision, and t
 length-normalised score of a hypothesis is its total log-probability / its length, with
 </s> counted in the length. docs/model-format.md describes the same algorithm.
 """
+import math
+
 import torch
 
 from . import data
@@ -93,6 +95,16 @@ class Translator:
             finished.append(hyp)
         order = sorted(range(len(finished)), key=lambda i: (-finished[i]["norm"], i))
         return [finished[i] for i in order]
+
+    @torch.no_grad()
+    def self_attention(self, ids):
+        """The comparison view's illustration (scaled_dot models): the source attending to itself,
+        e_ij = (W_k h_i) . (W_k h_j) / sqrt(A), a row-wise softmax. Queries reuse the key
+        projection because W_q reads decoder states, not annotations (src/core/self_attention.cpp)."""
+        _, keys, _, _ = self.encode(ids)
+        k = keys[0]
+        scores = (k @ k.T) / math.sqrt(k.size(1))
+        return scores, torch.softmax(scores, dim=1)
 
     def target_tokens(self, out_ids, alphas, src_tokens):
         """Ids -> tokens, </s> dropped, <unk> replaced by the most-attended source word."""

@@ -89,9 +89,27 @@ void Model::encode(const std::vector<int>& ids, Annotations* a) const {
     gru(w_.enc_bwd, &gi_b[t * 3 * H], prev, h);
     prev = h;
   }
-  for (size_t t = 0; t < n; t++) gemv(w_.att_U, &a->h[t * 2 * H], nullptr, &a->keys[t * A]);
+  project_keys(a->h.data(), int(n), a->keys.data());
   gemv(w_.init_W, &a->h[H], w_.init_b.data(), a->s0.data());  // s_0 from <-h_1
   k_.tanh(D, a->s0.data(), a->s0.data());
+}
+
+void Model::project_keys(const float* h, int n, float* keys) const {
+  const size_t H2 = 2 * size_t(cfg_.enc_hidden), A = cfg_.attn;
+  for (size_t j = 0; j < size_t(n); j++) gemv(w_.att_U, h + j * H2, nullptr, keys + j * A);
+}
+
+void Model::score(const Annotations& a, const float* s_prev, float* q, float* e) const {
+  gemv(w_.att_W, s_prev, nullptr, q);  // q = W s_{i-1}
+  score_keys(a, q, e);
+}
+
+void Model::score_keys(const Annotations& a, const float* q, float* e) const {
+  const size_t A = cfg_.attn;
+  if (cfg_.scoring == Scoring::Additive)
+    k_.additive_score(a.n, A, a.keys.data(), A, q, w_.att_v.data(), e);
+  else
+    k_.dot_score(a.n, A, a.keys.data(), A, q, 1.0f / std::sqrt(float(A)), e);
 }
 
 void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const {
@@ -104,13 +122,9 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
   out->s.resize(D);
   out->logp.resize(Vt);
 
-  // Score: q = W s_{i-1}; e_ij = v . tanh(q + U h_j)  or  (q . U h_j) / sqrt(A)
+  // Score: e_ij = v . tanh(W s_{i-1} + U h_j)  or  (W s_{i-1} . U h_j) / sqrt(A)
   fit(rs.q, A);
-  gemv(w_.att_W, s_prev, nullptr, rs.q.data());
-  if (cfg_.scoring == Scoring::Additive)
-    k_.additive_score(n, A, a.keys.data(), A, rs.q.data(), w_.att_v.data(), out->e.data());
-  else
-    k_.dot_score(n, A, a.keys.data(), A, rs.q.data(), 1.0f / std::sqrt(float(A)), out->e.data());
+  score(a, s_prev, rs.q.data(), out->e.data());
   // Normalise: alpha_i = softmax(e_i)
   k_.softmax(n, out->e.data(), out->alpha.data());
   // Mix: c_i = sum_j alpha_ij h_j

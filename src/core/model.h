@@ -34,8 +34,16 @@ class Model {
   // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
   void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
 
+  // The two halves of attention's scoring, public so they can be timed and reused on their own:
+  // keys_j = U h_j for n annotations (once per sentence, in encode), and the n scores e_ij
+  // against q = W s_{i-1} (once per step; q is written too).
+  void project_keys(const float* h, int n, float* keys) const;
+  void score(const Annotations& a, const float* s_prev, float* q, float* e) const;
+  void score_keys(const Annotations& a, const float* q, float* e) const;  // score() without W s
+
   const Config& config() const { return cfg_; }
   const Kernels& kernels() const { return k_; }
+  const Weights& weights() const { return w_; }
 
  private:
   void gemv(const Matrix& W, const float* x, const float* bias, float* y) const;

@@ -6,7 +6,9 @@
 
 #include "bahdanau.h"
 #include "core/model_file.h"
+#include "core/scoring_cost.h"
 #include "core/search.h"
+#include "core/self_attention.h"
 #include "core/tokenizer.h"
 
 namespace bl {
@@ -92,6 +94,48 @@ const ModelInfo& Translator::info() const { return impl_->info; }
 bool Translator::tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                                  std::string* error) const {
   return impl_->src_tok->tokenize(text, tokens, error);
+}
+
+bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
+                              ScoringCost* out, std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
+  *out = ScoringCost{};
+  // Bounded so that one call cannot hang a page: at most 100 batches of at most 100 ms.
+  if (!(p.min_batch_ms > 0 && p.min_batch_ms <= 100) || p.batches < 1 || p.batches > 100) {
+    *error = "scoring_cost: min_batch_ms must be in (0, 100] and batches in 1..100";
+    return false;
+  }
+  std::vector<std::string> toks;
+  std::vector<int> ids;
+  if (!impl_->source(text, &toks, &ids, error)) return false;
+  if (toks.empty()) return true;
+  Annotations a;
+  impl_->model->encode(ids, &a);
+  *out = measure_scoring(*impl_->model, a, p);
+  return true;
+}
+
+bool Translator::self_attention(std::string_view text, SelfAttention* out, std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
+  *out = SelfAttention{};
+  if (impl_->data.config.scoring != Scoring::ScaledDot) {
+    *error = "self_attention needs a scaled_dot model: its W_q and W_k are trained for dot "
+             "products, which this additive model's W and U are not";
+    return false;
+  }
+  std::vector<std::string> toks;
+  std::vector<int> ids;
+  if (!impl_->source(text, &toks, &ids, error)) return false;
+  out->method = kSelfAttentionMethod;
+  if (toks.empty()) return true;
+  Annotations a;
+  impl_->model->encode(ids, &a);
+  source_self_attention(*impl_->model, a, &out->scores, &out->weights);
+  out->tokens = std::move(toks);
+  out->tokens.push_back("</s>");
+  return true;
 }
 
 bool Translator::translate(std::string_view text, const TranslateParams& p, Translation* out,

@@ -123,6 +123,37 @@ class Translator {
     return o;
   }
 
+  val scoringCost(const std::string& text, double min_batch_ms, int batches) {
+    if (!tr_) return error_object("no model loaded");
+    bl::ScoringCostParams p;
+    p.min_batch_ms = min_batch_ms;
+    p.batches = batches;
+    bl::ScoringCost c;
+    std::string err;
+    if (!tr_->scoring_cost(text, p, &c, &err)) return error_object(err);
+    val o = val::object();
+    o.set("n", c.n);
+    o.set("stepUs", c.step_us);
+    o.set("scoreUs", c.score_us);
+    o.set("keysUs", c.keys_us);
+    o.set("batches", c.batches);
+    o.set("callsPerBatch", double(c.calls_per_batch));
+    return o;
+  }
+
+  val selfAttention(const std::string& text) {
+    if (!tr_) return error_object("no model loaded");
+    bl::SelfAttention sa;
+    std::string err;
+    if (!tr_->self_attention(text, &sa, &err)) return error_object(err);
+    val o = val::object();
+    o.set("tokens", strings(sa.tokens));
+    o.set("scores", rows(sa.scores));
+    o.set("weights", rows(sa.weights));
+    o.set("method", sa.method);
+    return o;
+  }
+
   // Shared, so a Decoder stays valid whichever of the two JS deletes first.
   std::shared_ptr<bl::Translator> tr_;
 };
@@ -232,7 +263,9 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .constructor<>()
       .function("load", &Translator::load)
       .function("translate", &Translator::translate)
-      .function("info", &Translator::info);
+      .function("info", &Translator::info)
+      .function("scoringCost", &Translator::scoringCost)
+      .function("selfAttention", &Translator::selfAttention);
   emscripten::class_<Decoder>("Decoder")
       .constructor<const Translator&, const std::string&, int, int>()
       .function("error", &Decoder::error)

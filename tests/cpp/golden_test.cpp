@@ -1,6 +1,7 @@
 // Parity with the PyTorch reference (scripts/nmt/golden.py): every step's e, alpha, c and
-// top-5, and the greedy and beam-4 outputs, for the tiny models (both scorings, f32 and int8)
-// with both kernel sets; and the shipped model's 100 dev translations, token for token.
+// top-5, the greedy and beam-4 outputs and (scaled_dot) the source self-attention, for the tiny
+// models (both scorings, f32 and int8) with both kernel sets; and both shipped models' 100 dev
+// translations, token for token.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,6 +62,7 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   ASSERT_TRUE(tr);
   EXPECT_EQ(tr->info().kernels, std::string(g.simd && bl::have_simd_kernels() ? "wasm-simd" : "scalar"));
   ASSERT_GE(doc["cases"].size(), 20u);
+  int self_attention_cases = 0;
   for (const json& c : doc["cases"]) {
     const std::string text = c["text"];
     SCOPED_TRACE(text);
@@ -89,6 +91,18 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
       }
       EXPECT_EQ(i, c["steps"].size());
     }
+    if (c.contains("self_attention")) {  // the comparison view's illustration, scaled_dot only
+      bl::SelfAttention sa;
+      ASSERT_TRUE(tr->self_attention(text, &sa, &err)) << err;
+      EXPECT_EQ(sa.tokens, cols);
+      const json& want = c["self_attention"];
+      self_attention_cases++;
+      ASSERT_EQ(sa.scores.size(), want["scores"].size());
+      for (size_t i = 0; i < sa.scores.size(); i++) {
+        expect_close(sa.scores[i], want["scores"][i], "self-attention scores row " + std::to_string(i));
+        expect_close(sa.weights[i], want["weights"][i], "self-attention weights row " + std::to_string(i));
+      }
+    }
     bl::Translation t;
     ASSERT_TRUE(tr->translate(text, p, &t, &err)) << err;
     EXPECT_EQ(t.src_ids, c["src_ids"].get<std::vector<int>>());
@@ -102,6 +116,9 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
       ASSERT_FALSE(t.hypotheses.empty());
       EXPECT_NEAR(t.hypotheses[0].norm, c["beam4"]["norm"].get<double>(), 1e-5);
     }
+  }
+  if (doc["scoring"] == "scaled_dot") {
+    EXPECT_GE(self_attention_cases, 20);
   }
 }
 
@@ -118,10 +135,12 @@ INSTANTIATE_TEST_SUITE_P(
       return n;
     });
 
-// The shipped model: PyTorch's greedy and beam-4 translations of 100 dev sentences, computed
+// The shipped models: PyTorch's greedy and beam-4 translations of 100 dev sentences, computed
 // from the int8 weights as stored, reproduced exactly.
-TEST(GoldenShipped, Dev100MatchExactly) {
-  json doc = read_json(path_of("tests/fixtures/en-fr-dev100.json"));
+class GoldenShipped : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenShipped, Dev100MatchExactly) {
+  json doc = read_json(path_of("tests/fixtures/" + GetParam() + "-dev100.json"));
   ASSERT_FALSE(doc.is_discarded());
   ASSERT_EQ(doc["cases"].size(), 100u);
   for (bool simd : {true, false}) {
@@ -149,5 +168,11 @@ TEST(GoldenShipped, Dev100MatchExactly) {
     EXPECT_EQ(mismatches, 0) << (simd ? "simd" : "scalar");
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped, testing::Values("en-fr"),
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           return i.param == "en-fr" ? std::string("additive")
+                                                     : std::string("scaled_dot");
+                         });
 
 }  // namespace

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { devSentences } from '../../scripts/lib/dev-sentences.mjs';
-import { FIXTURES, WASM, fixture, fixturePath, nativeTargets, shippedModelOrFail, translator }
+import { FIXTURES, SHIPPED, WASM, fixture, fixturePath, nativeTargets, shippedModelOrFail, translator }
   from './helpers.mjs';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -49,12 +49,12 @@ test('engines agree on the fixture models (greedy and beam 4): 0 disagreements',
   assert.deepEqual(bad, []);
 });
 
-test('engines agree on 1,000 dev sentences of the shipped model (greedy)', async () => {
-  const model = shippedModelOrFail();
+for (const name of SHIPPED) test(`engines agree on 1,000 dev sentences of ${name} (greedy)`, async () => {
+  const model = shippedModelOrFail(name);
   const sentences = devSentences(1000);
   const out = await outputs(model, sentences, 1);
   const flips = disagreements(sentences, out);
-  console.log(`shipped model: 1000 dev sentences, ${flips.length} disagreements`);
+  console.log(`${name}: 1000 dev sentences, ${flips.length} disagreements`);
   // Explain each flip: at the first step where the outputs part, how far apart were the two
   // best candidates? A flip from kernel rounding needs a near tie.
   for (const variant of WASM) {

@@ -1,11 +1,13 @@
 // Parity with the PyTorch reference on both wasm engines, as tests/cpp/golden_test.cpp checks
 // the native one: every step's e, alpha, c and top-5, and the greedy and beam-4 outputs of the
-// four tiny fixture models (additive and scaled-dot scoring, f32 and int8).
+// four tiny fixture models (additive and scaled-dot scoring, f32 and int8), and the scaled-dot
+// models' source self-attention (the comparison view's illustration); and both shipped models'
+// 100 dev translations.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import { FIXTURES, WASM, fixture, fixturePath, translator } from './helpers.mjs';
+import { FIXTURES, SHIPPED, WASM, fixture, fixturePath, shippedModelOrFail, translator } from './helpers.mjs';
 
 // |got - want| <= 1e-5 * max(1, |want|): absolute near zero, relative for log-probs of size ~10.
 function assertClose(got, want, what) {
@@ -27,6 +29,7 @@ for (const variant of WASM) {
           assert.equal(tr.engine.variant, variant);
           assert.equal(tr.info().kernels, variant === 'wasm-simd' ? 'wasm-simd' : 'scalar');
           let steps = 0;
+          let selfAttention = 0;
           for (const c of doc.cases) {
             const at = (s) => `${JSON.stringify(c.text)}: ${s}`;
             const it = tr.steps(c.text);
@@ -50,6 +53,14 @@ for (const variant of WASM) {
             } else {
               await it.return();
             }
+            if (c.self_attention) {
+              const sa = tr.selfAttention(c.text);
+              assert.deepEqual(sa.tokens, [...c.src_tokens, '</s>'], at('self-attention tokens'));
+              assert.equal(sa.weights.length, c.self_attention.weights.length, at('self-attention rows'));
+              sa.scores.forEach((row, i) => assertClose(row, c.self_attention.scores[i], at(`self-attention scores ${i}`)));
+              sa.weights.forEach((row, i) => assertClose(row, c.self_attention.weights[i], at(`self-attention weights ${i}`)));
+              selfAttention += 1;
+            }
             const greedy = tr.translate(c.text);
             assert.deepEqual(greedy.sourceIds, c.src_ids, at('source ids'));
             assert.deepEqual(greedy.targetTokens, c.greedy.tokens, at('greedy tokens'));
@@ -63,10 +74,35 @@ for (const variant of WASM) {
             }
           }
           assert.ok(steps > 0, 'no step was compared');
+          if (doc.scoring === 'scaled_dot') assert.ok(selfAttention >= 20, 'too few self-attention cases');
         } finally {
           tr.dispose();
         }
       });
     }
   });
+}
+
+// The shipped models: PyTorch's greedy and beam-4 translations of 100 dev sentences (from the
+// int8 weights as stored), token for token, on both wasm engines.
+for (const variant of WASM) {
+  for (const name of SHIPPED) {
+    test(`${name}: 100 dev translations match PyTorch on ${variant}`, async () => {
+      const tr = await translator(readFileSync(shippedModelOrFail(name)), variant);
+      try {
+        const doc = fixture(`${name}-dev100`);
+        assert.equal(doc.cases.length, 100);
+        const bad = [];
+        for (const c of doc.cases) {
+          const g = tr.translate(c.text).targetTokens;
+          const b = tr.translate(c.text, { beam: 4 }).targetTokens;
+          if (g.join(' ') !== c.greedy.tokens.join(' ')) bad.push(`greedy ${JSON.stringify(c.text)}: ${g.join(' ')}`);
+          if (b.join(' ') !== c.beam4.tokens.join(' ')) bad.push(`beam-4 ${JSON.stringify(c.text)}: ${b.join(' ')}`);
+        }
+        assert.deepEqual(bad, []);
+      } finally {
+        tr.dispose();
+      }
+    });
+  }
 }

@@ -33,14 +33,18 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-export function shippedModelOrFail() {
-  if (!existsSync(DEFAULT_MODEL)) {
+// The shipped models.
+export const SHIPPED = ['en-fr'];
+
+export function shippedModelOrFail(name = 'en-fr') {
+  const file = path.join(ROOT, 'models', `${name}.safetensors`);
+  if (!existsSync(file)) {
     throw new Error(
-      `the shipped model ${path.relative(ROOT, DEFAULT_MODEL)} is missing: this test needs it ` +
+      `the shipped model ${path.relative(ROOT, file)} is missing: this test needs it ` +
         '(train and export it, or copy it there) and does not pass without it',
     );
   }
-  return DEFAULT_MODEL;
+  return file;
 }
 
 export function run(cmd, args, input = '') {

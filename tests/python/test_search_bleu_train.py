@@ -26,6 +26,23 @@ def test_beam_one_is_greedy_and_rows_sum_to_one(scoring):
         assert best["ids"] == [st["token"] for st in steps]
 
 
+def test_self_attention_is_the_scaled_dot_of_the_keys_with_themselves():
+    model, meta = golden.tiny_model("scaled_dot", 3)
+    tr = Translator(model, meta)
+    _, ids = tr.source("The black cat is sleeping.")
+    scores, weights = tr.self_attention(ids)
+    _, keys, _, _ = tr.encode(ids)
+    k = keys[0].double()
+    n = len(ids) + 1
+    assert scores.shape == weights.shape == (n, n)
+    for i in range(n):
+        for j in range(n):  # e_ij = k_i . k_j / sqrt(A), by hand
+            assert abs(float(scores[i, j]) - float(k[i] @ k[j]) / math.sqrt(k.size(1))) < 1e-4
+        z = [math.exp(float(x)) for x in scores[i]]
+        for j in range(n):  # alpha_ij = softmax over j
+            assert abs(float(weights[i, j]) - z[j] / sum(z)) < 1e-5
+
+
 def test_bleu_hand_made_case():
     # hyp "le chat noir dort ." vs ref "le chat noir dort bien .": n-gram precisions 5/5, 3/4,
     # 2/3, 1/2 (geometric mean 0.25 ** 0.25), brevity penalty exp(1 - 6/5): BLEU = 57.893...

@@ -118,6 +118,33 @@ class Translator {
     return iterator;
   }
 
+  // What attention's scoring costs on this sentence, timed by re-running the model's own kernels
+  // on its annotations: {n, stepUs, scoreUs, keysUs, batches, callsPerBatch}. stepUs is one
+  // decoder step's scoring (q = W s_{i-1}, then the n scores e_ij), scoreUs the n scores alone,
+  // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
+  // minBatchMs. It blocks for about 3 * batches * minBatchMs ms. Empty text: n 0, all 0.
+  scoringCost(text, { minBatchMs = 2, batches = 5 } = {}) {
+    const native = this.#native('scoringCost');
+    const input = prepare(text, 'scoringCost');
+    if (typeof minBatchMs !== 'number' || !(minBatchMs > 0 && minBatchMs <= 100)) {
+      throw new RangeError(`minBatchMs must be a number in (0, 100], got ${describe(minBatchMs)}`);
+    }
+    checkInt('batches', batches, 1, 100);
+    const r = native.scoringCost(input, minBatchMs, batches);
+    if (r.error !== undefined) throw new Error(r.error);
+    return r;
+  }
+
+  // Scaled-dot models only: the source attending to itself with this model's projections, an
+  // illustration of self-attention (the translator does not use it): {tokens, scores, weights,
+  // method}, n x n with '</s>' last; method says how queries and keys are formed.
+  selfAttention(text) {
+    const native = this.#native('selfAttention');
+    const r = native.selfAttention(prepare(text, 'selfAttention'));
+    if (r.error !== undefined) throw new Error(r.error);
+    return r;
+  }
+
   // The attention matrix of a translate() result as text, the native CLI's exact picture.
   heatmap({ sourceTokens, targetTokens, attention } = {}) {
     this.#native('heatmap');

@@ -1,0 +1,99 @@
+// The comparison view's two extra questions to the core: what scoring costs (scoring_cost) and
+// what the source's self-attention looks like (self_attention; values are pinned against
+// PyTorch in golden_test.cpp). Here: shapes, argument checks and errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+
+#include "bahdanau.h"
+
+namespace {
+
+std::unique_ptr<bl::Translator> load(const std::string& name) {
+  std::ifstream f(std::string(BL_SOURCE_DIR) + "/tests/fixtures/" + name, std::ios::binary);
+  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  std::string err;
+  auto tr = bl::Translator::load(bytes.data(), bytes.size(), bl::LoadParams{}, &err);
+  EXPECT_TRUE(tr) << err;
+  return tr;
+}
+
+bl::ScoringCostParams quick() {
+  bl::ScoringCostParams p;
+  p.min_batch_ms = 0.2;
+  p.batches = 3;
+  return p;
+}
+
+TEST(ScoringCost, CoversEverySourcePositionForBothScorings) {
+  for (const char* model : {"tiny-additive-int8.safetensors", "tiny-scaled_dot-f32.safetensors"}) {
+    SCOPED_TRACE(model);
+    auto tr = load(model);
+    bl::ScoringCost c;
+    std::string err;
+    ASSERT_TRUE(tr->scoring_cost("The black cat is sleeping.", quick(), &c, &err)) << err;
+    EXPECT_EQ(c.n, 7);  // 6 tokens and </s>
+    EXPECT_EQ(c.batches, 3);
+    EXPECT_GT(c.step_us, 0);
+    EXPECT_GT(c.score_us, 0);
+    EXPECT_GT(c.keys_us, 0);
+    EXPECT_GE(c.calls_per_batch, 1);
+  }
+}
+
+TEST(ScoringCost, EmptyTextCostsNothingAndBadInputIsRefused) {
+  auto tr = load("tiny-additive-f32.safetensors");
+  bl::ScoringCost c;
+  std::string err;
+  ASSERT_TRUE(tr->scoring_cost("  \n", quick(), &c, &err)) << err;
+  EXPECT_EQ(c.n, 0);
+  EXPECT_EQ(c.step_us, 0);
+  EXPECT_FALSE(tr->scoring_cost("caf\xC3", quick(), &c, &err));
+  EXPECT_NE(err.find("UTF-8"), std::string::npos) << err;
+  std::string long_text;
+  for (int i = 0; i < 65; i++) long_text += "cat ";
+  EXPECT_FALSE(tr->scoring_cost(long_text, quick(), &c, &err));
+  EXPECT_NE(err.find("at most 64"), std::string::npos) << err;
+  for (auto [ms, batches] : {std::pair{0.0, 5}, {-1.0, 5}, {101.0, 5}, {1.0, 0}, {1.0, 101},
+                             {std::nan(""), 5}}) {
+    bl::ScoringCostParams p;
+    p.min_batch_ms = ms;
+    p.batches = batches;
+    err.clear();
+    EXPECT_FALSE(tr->scoring_cost("cat", p, &c, &err)) << ms << " " << batches;
+    EXPECT_NE(err.find("min_batch_ms"), std::string::npos) << err;
+  }
+}
+
+TEST(SelfAttention, SquareRowsSumToOneOnScaledDotModels) {
+  auto tr = load("tiny-scaled_dot-int8.safetensors");
+  bl::SelfAttention sa;
+  std::string err;
+  ASSERT_TRUE(tr->self_attention("Tom is in Paris.", &sa, &err)) << err;
+  EXPECT_EQ(sa.tokens, (std::vector<std::string>{"Tom", "is", "in", "Paris", ".", "</s>"}));
+  ASSERT_EQ(sa.weights.size(), 6u);
+  ASSERT_EQ(sa.scores.size(), 6u);
+  for (const auto& row : sa.weights) {
+    ASSERT_EQ(row.size(), 6u);
+    EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-5);
+  }
+  EXPECT_NE(sa.method.find("W_k"), std::string::npos);
+  ASSERT_TRUE(tr->self_attention("", &sa, &err)) << err;
+  EXPECT_TRUE(sa.tokens.empty());
+  EXPECT_TRUE(sa.weights.empty());
+  EXPECT_FALSE(tr->self_attention("\xFF", &sa, &err));
+}
+
+TEST(SelfAttention, RefusedForAdditiveModels) {
+  auto tr = load("tiny-additive-f32.safetensors");
+  bl::SelfAttention sa;
+  std::string err;
+  EXPECT_FALSE(tr->self_attention("Tom is in Paris.", &sa, &err));
+  EXPECT_NE(err.find("scaled_dot"), std::string::npos) << err;
+  EXPECT_TRUE(sa.tokens.empty());
+}
+
+}  // namespace

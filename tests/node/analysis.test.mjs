@@ -1,0 +1,92 @@
+// The comparison view's two questions to the engine, through the JS API on both wasm variants:
+// scoringCost() (what attention's scoring costs per step on a sentence) and selfAttention()
+// (the source attending to itself, scaled-dot models only). Values are pinned against PyTorch
+// in golden.test.mjs; here: shapes, arguments, errors, and that the heap stays flat.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { WASM, fixturePath, translator } from './helpers.mjs';
+
+const DOT = fixturePath('tiny-scaled_dot-int8.safetensors');
+const ADDITIVE = fixturePath('tiny-additive-int8.safetensors');
+const QUICK = { minBatchMs: 0.2, batches: 3 };
+
+for (const variant of WASM) {
+  test(`scoringCost() reports both halves of scoring for both scorings (${variant})`, async () => {
+    for (const model of [ADDITIVE, DOT]) {
+      const tr = await translator(readFileSync(model), variant);
+      try {
+        const c = tr.scoringCost('The black cat is sleeping.', QUICK);
+        assert.equal(c.n, 7); // 6 tokens and </s>
+        assert.equal(c.batches, 3);
+        for (const k of ['stepUs', 'scoreUs', 'keysUs']) assert.ok(c[k] > 0 && Number.isFinite(c[k]), `${k} = ${c[k]}`);
+        assert.ok(Number.isInteger(c.callsPerBatch) && c.callsPerBatch >= 1);
+        assert.deepEqual(tr.scoringCost('   ', QUICK), { n: 0, stepUs: 0, scoreUs: 0, keysUs: 0, batches: 0, callsPerBatch: 0 });
+      } finally {
+        tr.dispose();
+      }
+    }
+  });
+
+  test(`selfAttention() is n x n with rows summing to 1, dot models only (${variant})`, async () => {
+    const dot = await translator(readFileSync(DOT), variant);
+    const additive = await translator(readFileSync(ADDITIVE), variant);
+    try {
+      const sa = dot.selfAttention('Tom is in Paris.');
+      assert.deepEqual(sa.tokens, ['Tom', 'is', 'in', 'Paris', '.', '</s>']);
+      assert.equal(sa.scores.length, 6);
+      for (const row of sa.weights) {
+        assert.equal(row.length, 6);
+        assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+      }
+      assert.match(sa.method, /W_k/);
+      assert.deepEqual(dot.selfAttention('').tokens, []);
+      assert.throws(() => additive.selfAttention('Tom is in Paris.'), /needs a scaled_dot model/);
+    } finally {
+      dot.dispose();
+      additive.dispose();
+    }
+  });
+}
+
+test('scoringCost() and selfAttention() refuse bad arguments with clear errors', async () => {
+  const tr = await translator(readFileSync(DOT), 'wasm-simd');
+  try {
+    for (const bad of [0, -1, 101, NaN, '2', null]) {
+      assert.throws(() => tr.scoringCost('cat', { minBatchMs: bad }), RangeError, String(bad));
+    }
+    for (const bad of [0, 101, 2.5, '3']) {
+      assert.throws(() => tr.scoringCost('cat', { batches: bad }), RangeError, String(bad));
+    }
+    assert.throws(() => tr.scoringCost(42), TypeError);
+    assert.throws(() => tr.selfAttention({}), TypeError);
+    assert.throws(() => tr.scoringCost('word '.repeat(100), QUICK), /at most 64/);
+    assert.throws(() => tr.selfAttention('word '.repeat(100)), /at most 64/);
+    // Lone surrogates become U+FFFD, as in translate(): the text still works.
+    assert.equal(tr.selfAttention('cat \uD800').tokens.length, 3);
+  } finally {
+    tr.dispose();
+  }
+  assert.throws(() => tr.scoringCost('cat'), /disposed/);
+  assert.throws(() => tr.selfAttention('cat'), /disposed/);
+});
+
+test('scoringCost() and selfAttention() leave the heap flat', async () => {
+  const tr = await translator(readFileSync(DOT), 'wasm-simd');
+  try {
+    const round = () => {
+      tr.scoringCost('The black cat is sleeping.', { minBatchMs: 0.05, batches: 1 });
+      tr.selfAttention('The black cat is sleeping on the red chair.');
+      assert.throws(() => tr.selfAttention('\uD800'.repeat(70)));
+    };
+    for (let i = 0; i < 20; i++) round();
+    const before = tr.memory();
+    for (let i = 0; i < 500; i++) round();
+    const after = tr.memory();
+    assert.equal(after.heapBytes, before.heapBytes);
+    assert.equal(after.emvalHandles, before.emvalHandles);
+  } finally {
+    tr.dispose();
+  }
+});
