@@ -1,4 +1,6 @@
-"""scripts/eval: corpus BLEU and chrF of a model file on the test split (PyTorch reference).
+"""scripts/eval: corpus BLEU and chrF of a model file on the test split (PyTorch reference);
+with --engine native also the mean entropy of the attention rows, in bits (how sharp the
+alignments are; the comparison page shows the same measure per sentence).
 
 BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) on the spec-v1 word tokens
 of the detokenized output and references (docs/tokenization.md), cased. Multi-reference groups
@@ -9,6 +11,7 @@ its multi-reference figure takes each sentence's best reference.
 import argparse
 import collections
 import json
+import math
 import os
 import subprocess
 import time
@@ -49,13 +52,24 @@ def score(hyps, refs, names):
 
 def native_translations(path, texts, beam):
     """The same model run by the C++ core (bit-for-bit the reference's outputs on the golden
-    fixtures, and much faster than batch-1 PyTorch for beam search)."""
+    fixtures, and much faster than batch-1 PyTorch for beam search): [(text, attention rows)]."""
     exe = os.path.join(data.ROOT, "build", "native", "bahdanau-translate")
     if not os.path.exists(exe):
         raise SystemExit(f"{exe} is missing: run scripts/build first")
-    out = subprocess.run([exe, "--model", path, "--beam", str(beam)], input="\n".join(texts) + "\n",
-                         capture_output=True, text=True, check=True).stdout.split("\n")
-    return out[:len(texts)]
+    out = subprocess.run([exe, "--model", path, "--beam", str(beam), "--json"],
+                         input="\n".join(texts) + "\n", capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    rows = [json.loads(line) for line in out[:len(texts)]]
+    return [(r.get("text", ""), r.get("attention", [])) for r in rows]
+
+
+def attention_entropy(matrices):
+    """Mean entropy in bits of the attention rows (0: all weight on one column), over every
+    row of every sentence: how sharp the alignments are."""
+    rows = [row for m in matrices for row in m]
+    if not rows:
+        return None
+    return sum(-sum(p * math.log2(p) for p in row if p > 0) for row in rows) / len(rows)
 
 
 def main(argv=None):
@@ -84,20 +98,25 @@ def main(argv=None):
         names = set(meta["tgt_names"])
         for beam in (int(b) for b in args.beam.split(",")):
             t0 = time.time()
+            entropy = None
             if args.engine == "native":
-                hyps = native_translations(path, [en for en, _ in items], beam)
+                out = native_translations(path, [en for en, _ in items], beam)
+                hyps = [text for text, _ in out]
+                entropy = attention_entropy([att for _, att in out])
             else:
                 hyps = [tr.translate(en, beam)["text"] for en, _ in items]
             row = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
                    "engine": args.engine, "beam": beam, "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
             row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
+            row["attention_entropy_bits"] = None if entropy is None else round(entropy, 3)
             rows.append(row)
             print(json.dumps(row) if args.json else
                   f"{row['model']:28s} beam {beam}: BLEU multi {row['bleu_multi']:.2f} "
                   f"single {row['bleu_single']:.2f} | chrF multi {row['chrf_multi']:.2f} "
-                  f"single {row['chrf_single']:.2f} ({len(items)} sentences, "
-                  f"{row['seconds']}s)", flush=True)
+                  f"single {row['chrf_single']:.2f}"
+                  + ("" if entropy is None else f" | attention entropy {entropy:.3f} bits/row")
+                  + f" ({len(items)} sentences, {row['seconds']}s)", flush=True)
     return rows
 
 

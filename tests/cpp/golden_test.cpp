@@ -169,7 +169,7 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped, testing::Values("en-fr"),
+INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped, testing::Values("en-fr", "en-fr-dot"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            return i.param == "en-fr" ? std::string("additive")
                                                      : std::string("scaled_dot");

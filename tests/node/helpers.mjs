@@ -33,8 +33,8 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-// The shipped models.
-export const SHIPPED = ['en-fr'];
+// The shipped models: en-fr (additive) and en-fr-dot (scaled dot-product).
+export const SHIPPED = ['en-fr', 'en-fr-dot'];
 
 export function shippedModelOrFail(name = 'en-fr') {
   const file = path.join(ROOT, 'models', `${name}.safetensors`);

@@ -57,6 +57,14 @@ def test_bleu_hand_made_case():
     assert s["bleu_single"] == pytest.approx(expected, abs=1e-6)
 
 
+def test_attention_entropy_is_the_mean_over_rows_in_bits():
+    one_hot, uniform = [0.0, 1.0, 0.0, 0.0], [0.25] * 4
+    assert evaluate.attention_entropy([[one_hot]]) == 0
+    assert abs(evaluate.attention_entropy([[uniform]]) - 2.0) < 1e-12
+    assert abs(evaluate.attention_entropy([[one_hot, uniform], [uniform]]) - 4 / 3) < 1e-12
+    assert evaluate.attention_entropy([[], []]) is None
+
+
 def test_split_is_by_english_sentence():
     assert data.split_of("I am cold.") == data.split_of("I  am cold.")  # same sentence
     splits = {data.split_of(f"Sentence number {i}.") for i in range(400)}
