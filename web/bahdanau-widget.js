@@ -6,35 +6,45 @@
 //   <attention-translator text="The black cat is sleeping." autoplay panel></attention-translator>
 //
 // Attributes (all optional; every value is data, never markup):
-//   model     a name (en-fr, en-fr-f32, tiny) or the URL of a .safetensors file (default en-fr)
+//   model     a name (en-fr, en-fr-f32, en-fr-dot, tiny) or the URL of a .safetensors file (default en-fr)
 //   text      the English sentence                    autoplay  play the words one by one
 //   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel
 //   lang      en | zh (captions)                      beam      1..8 (default 1)
 //   height    a CSS length (400px, 30rem, 60vh): the figure scrolls inside it
+//   mode      compare: two models' matrices side by side on the same sentence (additive
+//             model-a, default en-fr, and scaled-dot model-b, default en-fr-dot; names or URLs
+//             as for model), decoded in lockstep, with each one's scoring formula, parameter
+//             count, measured scoring time and attention entropy, the row where they differ
+//             most, and a self-attention illustration (widget/compare-mode.js). Any other
+//             value: the single figure. beam and panel do not apply to it.
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
-// done {text, result}, error {message}.
+// done {text, result}, error {message}; in compare mode info, text and result are {a, b} and
+// step is {index, a, b} with {word, weights, end} or null for each.
 //
 // Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
 // web/lib already keeps one wasm instance per variant (loader.js) and one download per model
-// URL (model-cache.js) per page, and this file keeps one translator per model, so every
+// URL (model-cache.js) per page, and widget/engines.js keeps one translator per model, so every
 // widget on a page shares them with no coordination; a worker could not even be started from
 // another origin without a blob: wrapper (and a worker-src exception in the host's CSP). The
 // model is small (about a millisecond per word), and steps() yields between words, so the
 // host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
 // must allow 'unsafe-eval' (Embind builds its invokers with new Function).
 
-import { MODELS } from './app/params.js';
-import { createTranslator } from './lib/bahdanau.js';
 import { gradientCss } from './ui/colormap.js';
 import { h, pieces, tokenLabel } from './ui/dom.js';
+import { icon } from './ui/icons.js';
+import { SIDES } from './ui/lockstep.js';
 import { AttentionMatrix } from './ui/matrix.js';
-import { Player, SPEEDS_MS } from './ui/player.js';
+import { Player, SPEEDS_MS, syncControls } from './ui/player.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
+import { COMPARE_DEFAULTS, CompareMode } from './widget/compare-mode.js';
+import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
+
+export { resolveWidgetModel };
 
 const HERE = new URL('.', import.meta.url);
-const DIST = new URL('dist/', HERE);
 export const DEFAULT_TEXT = 'The black cat is sleeping.';
 export const MAX_TEXT = 2000;
 const MAX_BEAM = 8;
@@ -62,67 +72,6 @@ const WIDGET_STRINGS = {
   },
 };
 
-// ---- shared engine state: one translator per model URL for the whole page -----------------
-
-const translators = new Map(); // model URL -> {promise, listeners, last}
-
-function sharedTranslator(url, onProgress) {
-  let entry = translators.get(url);
-  if (!entry) {
-    entry = { listeners: new Set(), last: null };
-    const e = entry;
-    e.promise = createTranslator({
-      model: url,
-      dist: DIST,
-      onProgress: (p) => {
-        e.last = p;
-        for (const listener of e.listeners) listener(p);
-      },
-    });
-    e.promise.catch(() => translators.delete(url)); // not cached: a later widget may retry
-    translators.set(url, e);
-  }
-  if (onProgress) {
-    entry.listeners.add(onProgress);
-    if (entry.last) onProgress(entry.last);
-  }
-  return entry.promise.finally(() => entry.listeners.delete(onProgress));
-}
-
-// CSP violations seen on this page (the engine's eval and wasm compilation are reported here
-// before the error that follows them), so an error can be explained in words.
-const violations = [];
-if (typeof document === 'object') {
-  document.addEventListener('securitypolicyviolation', (e) => {
-    if (e.blockedURI === 'eval' || e.blockedURI === 'wasm-eval' || /eval/.test(e.sample ?? '')) {
-      violations.push(e.effectiveDirective || e.violatedDirective);
-    }
-  });
-}
-
-function explain(error, W) {
-  const text = String(error?.message ?? error);
-  const byCsp = /unsafe-eval|Content Security Policy|EvalError|Refused to (evaluate|compile)/i.test(text);
-  const engineFailed = !/cannot (load|download|read) (the )?model/i.test(text);
-  if (byCsp || (violations.length && engineFailed)) return W.cspBlocked(violations[0] ?? 'script-src');
-  return text;
-}
-
-// A model attribute: a name from MODELS (next to this file), or an http(s) URL resolved
-// against the host page. Anything else (javascript:, data:, …) is refused.
-export function resolveWidgetModel(value) {
-  const v = (value ?? '').trim() || 'en-fr';
-  if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label };
-  let url;
-  try {
-    url = new URL(v, document.baseURI);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return { name: v, url: url.href, label: v };
-}
-
 const int = (value, lo, hi) => {
   if (value === null || !/^\s*\d{1,4}\s*$/.test(value)) return null;
   const n = Number(value);
@@ -137,28 +86,9 @@ function cssLength(value) {
 
 // ---- the element ---------------------------------------------------------------------------
 
-const ICONS = {
-  first: 'M6 5h2v14H6zM20 5v14L9 12z',
-  back: 'M17 5v14L6 12z',
-  play: 'M7 4v16l13-8z',
-  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
-  forward: 'M7 5v14l11-7z',
-  last: 'M4 5v14l11-7zM16 5h2v14h-2z',
-};
-
-function icon(name) {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.dataset.icon = name;
-  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-  path.setAttribute('d', ICONS[name]);
-  svg.append(path);
-  return svg;
-}
-
 export class AttentionTranslator extends HTMLElement {
-  static observedAttributes = ['model', 'text', 'autoplay', 'speed', 'step', 'controls', 'panel', 'lang', 'beam', 'height'];
+  static observedAttributes = ['model', 'text', 'autoplay', 'speed', 'step', 'controls', 'panel', 'lang', 'beam', 'height',
+    'mode', 'model-a', 'model-b'];
 
   #root;
   #el = {}; // parts of the shadow tree, by data-role
@@ -173,6 +103,7 @@ export class AttentionTranslator extends HTMLElement {
   #sentence = null; // {text, beam, sourceTokens, result}
   #lastShown = null;
   #pending = false;
+  #compare = null; // the CompareMode, made on first use
   state = 'idle';
 
   constructor() {
@@ -210,9 +141,10 @@ export class AttentionTranslator extends HTMLElement {
     e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
     e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
     e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.matrixRoot, e.legend, e.panelBox);
+    e.compareRoot = h('div', { class: 'compare-root', 'data-role': 'compare-root', hidden: true });
     e.widget = h('div', { class: 'widget', part: 'widget', 'data-role': 'widget', 'data-state': 'idle' },
-      e.placeholder, e.error, e.form, e.figure, e.status);
-    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), e.widget);
+      e.placeholder, e.error, e.form, e.figure, e.compareRoot, e.status);
+    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), e.widget);
 
     this.#player = new Player({ onChange: () => this.#render() });
     this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
@@ -257,6 +189,11 @@ export class AttentionTranslator extends HTMLElement {
     return v === 'none' || v === 'full' ? v : 'minimal';
   }
 
+  // Anything but the one known value keeps the single figure.
+  get #isCompare() {
+    return this.getAttribute('mode') === 'compare';
+  }
+
   get #speedIndex() {
     const v = (this.getAttribute('speed') ?? '').trim();
     return Object.hasOwn(SPEED_NAMES, v) ? SPEED_NAMES[v] : 2;
@@ -286,10 +223,13 @@ export class AttentionTranslator extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
-    if (['controls', 'panel', 'lang', 'height'].includes(name)) this.#layout();
-    if (name === 'speed') this.#player.setSpeed(this.#speedIndex);
-    if (name === 'step' || name === 'autoplay') this.#applyStep();
-    if (['model', 'text', 'beam'].includes(name)) this.#update();
+    if (['controls', 'panel', 'lang', 'height', 'mode'].includes(name)) this.#layout();
+    if (name === 'speed') (this.#compare?.view.player ?? this.#player).setSpeed(this.#speedIndex);
+    if (name === 'step' || name === 'autoplay') {
+      if (this.#isCompare) this.#compare?.applyStep(this.#compareSettings());
+      else this.#applyStep();
+    }
+    if (['model', 'text', 'beam', 'mode', 'model-a', 'model-b'].includes(name)) this.#update();
   }
 
   // The element's own API, for authors who script it.
@@ -309,10 +249,18 @@ export class AttentionTranslator extends HTMLElement {
     e.form.hidden = mode !== 'full';
     for (const x of [e.first, e.last, e.speedLabel]) x.hidden = mode !== 'full';
     e.panelBox.hidden = !this.hasAttribute('panel');
+    const compare = this.#isCompare;
+    e.figure.hidden = compare;
+    e.compareRoot.hidden = !compare;
+    if (compare) e.form.hidden = true;
+    this.#compare?.setLang(this.#lang);
+    this.#compare?.setControls(mode);
     const height = cssLength(this.getAttribute('height'));
-    if (height) e.figure.style.setProperty('max-height', height);
-    else e.figure.style.removeProperty('max-height');
-    e.figure.classList.toggle('has-height', Boolean(height));
+    for (const el of [e.figure, e.compareRoot]) {
+      if (height) el.style.setProperty('max-height', height);
+      else el.style.removeProperty('max-height');
+      el.classList.toggle('has-height', Boolean(height));
+    }
     e.controls.setAttribute('aria-label', S.playback);
     e.first.setAttribute('aria-label', S.first);
     e.back.setAttribute('aria-label', S.back);
@@ -358,6 +306,14 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   async #run() {
+    if (this.#isCompare) {
+      this.#player.pause();
+      this.#sentence = null; // a single-view decode still running stops at its next step
+      this.#compareMode().run(Object.fromEntries(SIDES.map((s) =>
+        [s, resolveWidgetModel(this.getAttribute(`model-${s}`) || COMPARE_DEFAULTS[s])])), this.#compareSettings());
+      return;
+    }
+    this.#compare?.stop();
     const model = resolveWidgetModel(this.getAttribute('model'));
     const e = this.#el;
     if (!model) {
@@ -400,6 +356,26 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   #modelLabel = '';
+
+  #compareSettings() {
+    return { text: this.#text, step: this.#step, autoplay: this.hasAttribute('autoplay'), speed: this.#speedIndex };
+  }
+
+  // The compare view borrows the element's placeholder, error box, status line and events.
+  #compareMode() {
+    const e = this.#el;
+    this.#compare ??= new CompareMode(e.compareRoot, {
+      element: this,
+      parts: e,
+      load: sharedTranslator,
+      explain: (err) => explain(err, this.#W),
+      strings: () => this.#W,
+      setState: (state) => this.#setState(state),
+      showError: (message) => this.#showError(message),
+    }, { lang: this.#lang, controls: this.#controlsMode });
+    return this.#compare;
+  }
+
 
   #onSubmit(ev) {
     ev.preventDefault();
@@ -523,15 +499,7 @@ export class AttentionTranslator extends HTMLElement {
     const e = this.#el;
     const p = this.#player;
     const S = this.#S;
-    const n = p.steps.length;
-    e.first.disabled = e.back.disabled = p.position <= 0;
-    e.last.disabled = e.forward.disabled = p.position >= n - 1;
-    e.play.disabled = n === 0;
-    e.play.dataset.playing = String(p.playing);
-    e.play.setAttribute('aria-label', p.playing ? S.pause : S.play);
-    e.play.title = p.playing ? S.pause : S.play;
-    e.speed.value = String(p.speed);
-    e.speed.setAttribute('aria-valuetext', S.speedValues[p.speed]);
+    syncControls(e, p, S);
     const words = p.steps.filter((st) => !(st.done && st.word === '</s>')).length;
     const step = p.position >= 0 ? p.steps[p.position] : null;
     let text = '';
@@ -543,6 +511,7 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   #renderStatus() {
+    if (this.#isCompare) return; // the compare view writes its own
     const t = this.#translator;
     if (!t) {
       this.#el.status.textContent = '';

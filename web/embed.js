@@ -2,29 +2,31 @@
 // parent how tall it is so a one-line script there can size the iframe.
 //
 // URL parameters (all data; copied into attributes with setAttribute, never into markup):
-//   model (a name, or a same-origin path, as on the page), text, step, controls, panel (1),
-//   autoplay (1), speed, lang, beam, height.
+//   model, model-a, model-b (a name, or a same-origin path, as on the page), text, step,
+//   controls, panel (1), autoplay (1), speed, lang, beam, height, mode (compare).
 //
 // Messages to the parent:  {type: 'attention-translator:height', height: <px>}
 //                          {type: 'attention-translator:event', event: 'ready'|'done'|'error'|'step', detail}
 // Messages it accepts from its parent (anything else is ignored; nothing is evaluated):
 //   {type: 'attention-translator:set', attributes: {text?, step?, controls?, panel?, autoplay?,
-//                                                    speed?, lang?, beam?}}
+//                                                    speed?, lang?, beam?, height?, mode?}}
 //   (strings, at most 2000 characters; a null value removes the attribute)
 
 import { MODELS, resolveModel } from './app/params.js';
 
-export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height'];
+export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height', 'mode'];
 const FLAGS = ['panel', 'autoplay'];
 const PREFIX = 'attention-translator:';
 
 const q = new URLSearchParams(location.search);
 const el = document.createElement('attention-translator');
-const modelParam = q.get('model');
 // As on the page, a link may name a model or a same-origin path, never another origin.
-const model = modelParam === null ? null : resolveModel(modelParam, location.href);
-if (modelParam !== null && model === null) el.setAttribute('model', 'invalid:'); // shows the error in the widget
-else if (model) el.setAttribute('model', Object.hasOwn(MODELS, modelParam) ? modelParam : model.url);
+for (const name of ['model', 'model-a', 'model-b']) {
+  const value = q.get(name);
+  const model = value === null ? null : resolveModel(value, location.href);
+  if (value !== null && model === null) el.setAttribute(name, 'invalid:'); // shows the error in the widget
+  else if (model) el.setAttribute(name, Object.hasOwn(MODELS, value) ? value : model.url);
+}
 for (const name of SETTABLE) {
   const v = q.get(name);
   if (v === null) continue;

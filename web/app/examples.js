@@ -12,3 +12,18 @@ export const EXAMPLES = [
     why: 'a long sentence: the alignment runs roughly along the diagonal',
   },
 ];
+
+// For compare.html: sentences that show where the additive and the dot-product model agree and
+// where they part (checked on the shipped en-fr and en-fr-dot models, greedy).
+export const COMPARE_EXAMPLES = [
+  { text: 'I have a black cat.', why: 'both write j\'ai un chat noir: compare how each flips black cat into chat noir' },
+  { text: 'I bought a red car.', why: 'the same translation from both: where do their weights differ?' },
+  { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison' },
+  { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas' },
+  { text: 'Where is my black umbrella?', why: 'the dot-product model drops noir here; the additive one keeps it' },
+  { text: 'The black cat is sleeping.', why: 'both stumble: the additive model drops noir, the dot-product one writes le noir le chat' },
+  {
+    text: 'When I was young, I walked to school with my brother every morning.',
+    why: 'a long sentence: two diagonals, and the scoring cost grows with its length',
+  },
+];

@@ -3,15 +3,19 @@
 //   model  a name from MODELS, or a same-origin relative URL (never a full URL elsewhere)
 //   step   the output word to stop at, from 0
 //   beam   1..MAX_BEAM;  simd=0 forces the scalar engine;  lang=zh for Chinese captions
+// compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
+// rules as model=; by default the additive and the scaled-dot model).
 
 export const MODELS = {
   'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
   'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
+  'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
   tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
   'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
   'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
 };
 export const DEFAULT_MODEL = 'en-fr';
+export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
 export const MAX_BEAM = 8;
 export const MAX_TEXT = 2000; // characters kept from a link; the engine refuses long input anyway
 
@@ -41,12 +45,7 @@ export function readParams(location) {
   let model = modelParam === null ? null : resolveModel(modelParam, base);
   const badModel = modelParam !== null && model === null;
   if (!model) model = resolveModel(DEFAULT_MODEL, base);
-  const int = (name, lo, hi) => {
-    const v = q.get(name);
-    if (v === null || !/^\d{1,4}$/.test(v)) return null;
-    const n = Number(v);
-    return n >= lo && n <= hi ? n : null;
-  };
+  const int = intParam(q);
   return {
     text: (q.get('text') ?? '').slice(0, MAX_TEXT),
     model,
@@ -56,6 +55,50 @@ export function readParams(location) {
     simd: q.get('simd') === '0' ? false : 'auto',
     lang: q.get('lang') === 'zh' ? 'zh' : 'en',
   };
+}
+
+const intParam = (q) => (name, lo, hi) => {
+  const v = q.get(name);
+  if (v === null || !/^\d{1,4}$/.test(v)) return null;
+  const n = Number(v);
+  return n >= lo && n <= hi ? n : null;
+};
+
+// compare.html's parameters: {text, step, simd, lang, a, b, badModel}. A model that may not be
+// used falls back to its default and sets badModel, as model= does on the main page.
+export function readCompareParams(location) {
+  const q = new URLSearchParams(location.search);
+  const base = location.href;
+  let badModel = false;
+  const [a, b] = ['a', 'b'].map((name, k) => {
+    const v = q.get(name);
+    const m = v === null ? null : resolveModel(v, base);
+    if (v !== null && !m) badModel = true;
+    return m ?? resolveModel(COMPARE_MODELS[k], base);
+  });
+  return {
+    text: (q.get('text') ?? '').slice(0, MAX_TEXT),
+    step: intParam(q)('step', 0, 1000),
+    simd: q.get('simd') === '0' ? false : 'auto',
+    lang: q.get('lang') === 'zh' ? 'zh' : 'en',
+    a,
+    b,
+    badModel,
+  };
+}
+
+// A link to compare.html (next to `base`) for a sentence; a and b only when not the defaults.
+export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en', a = COMPARE_MODELS[0], b = COMPARE_MODELS[1] }) {
+  const url = new URL('compare.html', base);
+  const q = new URLSearchParams();
+  if (text) q.set('text', text.slice(0, MAX_TEXT));
+  if (a !== COMPARE_MODELS[0]) q.set('a', a);
+  if (b !== COMPARE_MODELS[1]) q.set('b', b);
+  if (step !== null && step >= 0) q.set('step', String(step));
+  if (simd === false) q.set('simd', '0');
+  if (lang === 'zh') q.set('lang', 'zh');
+  url.search = q.toString();
+  return url.href;
 }
 
 // The permalink for what is on screen now: text, model and step always; the rest only when

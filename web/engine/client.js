@@ -5,6 +5,7 @@ export class EngineClient {
   #worker;
   #load = null; // {resolve, reject, onProgress}
   #job = null; // {id, resolve, reject, onStart, onStep}
+  #analyses = new Map(); // id -> {resolve, reject}: independent of translations
   #nextId = 1;
   #broken = null;
 
@@ -40,6 +41,17 @@ export class EngineClient {
     });
   }
 
+  // -> Promise<{info, scoringCost, selfAttention}> for one sentence (selfAttention is null for
+  // an additive model). Does not cancel a running translation, nor is cancelled by one.
+  analyze(text) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#analyses.set(id, { resolve, reject });
+      this.#worker.postMessage({ type: 'analyze', id, text });
+    });
+  }
+
   // Stops the running translation; its promise rejects with an AbortError.
   cancel() {
     if (!this.#job) return;
@@ -51,11 +63,18 @@ export class EngineClient {
 
   dispose() {
     this.cancel();
+    for (const a of this.#analyses.values()) a.reject(new DOMException('engine disposed', 'AbortError'));
+    this.#analyses.clear();
     this.#worker.terminate();
   }
 
   #onMessage(m) {
-    if (m.type === 'progress') this.#load?.onProgress?.(m);
+    const analysis = this.#analyses.get(m.id);
+    if (analysis && (m.type === 'analysis' || m.type === 'error')) {
+      this.#analyses.delete(m.id);
+      if (m.type === 'error') analysis.reject(new Error(m.message));
+      else analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
+    } else if (m.type === 'progress') this.#load?.onProgress?.(m);
     else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));
     else if (m.type === 'error' && m.phase === 'load') {
       this.#settleLoad((l) => l.reject(Object.assign(new Error(m.message), { code: m.code })));
@@ -85,5 +104,7 @@ export class EngineClient {
     const job = this.#job;
     this.#job = null;
     job?.reject(error);
+    for (const a of this.#analyses.values()) a.reject(error);
+    this.#analyses.clear();
   }
 }

@@ -5,9 +5,11 @@
 // Messages in:  {type: 'load', model (absolute URL), simd: 'auto'|false}
 //               {type: 'translate', id, text, beam}
 //               {type: 'cancel', id}
+//               {type: 'analyze', id, text}   (for the comparison page)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
 //               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
+//               {type: 'analysis', id, info, scoringCost, selfAttention (null: additive)}
 
 import { createTranslator } from '../lib/bahdanau.js';
 
@@ -77,8 +79,27 @@ async function translate({ id, text, beam }) {
   }
 }
 
+// What the comparison page shows beside the matrix. Synchronous, and scoringCost holds the
+// worker for some tens of ms while it times the kernels: the page asks once decoding is over
+// (sent during a translation, it would run between two steps and delay the next).
+function analyze({ id, text }) {
+  if (!translator) {
+    post({ type: 'error', id, phase: 'analyze', message: 'no model is loaded' });
+    return;
+  }
+  try {
+    const info = translator.info();
+    const scoringCost = translator.scoringCost(text);
+    const selfAttention = info.scoring === 'scaled_dot' ? translator.selfAttention(text) : null;
+    post({ type: 'analysis', id, info, scoringCost, selfAttention });
+  } catch (e) {
+    post({ type: 'error', id, phase: 'analyze', message: e.message });
+  }
+}
+
 self.onmessage = ({ data }) => {
   if (data.type === 'load') load(data);
   else if (data.type === 'translate') translate(data);
+  else if (data.type === 'analyze') analyze(data);
   else if (data.type === 'cancel' && active === data.id) active = 0;
 };

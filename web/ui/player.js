@@ -127,3 +127,18 @@ export class Player {
     this.#onChange(this);
   }
 }
+
+// The widget's and the comparison view's control bar ({first, back, play, forward, last,
+// speed} elements) brought in line with a player; S holds the play/pause labels and
+// speedValues, the speed names read by screen readers.
+export function syncControls(e, player, S) {
+  const n = player.steps.length;
+  e.first.disabled = e.back.disabled = player.position <= 0;
+  e.last.disabled = e.forward.disabled = player.position >= n - 1;
+  e.play.disabled = n === 0;
+  e.play.dataset.playing = String(player.playing);
+  e.play.setAttribute('aria-label', player.playing ? S.pause : S.play);
+  e.play.title = player.playing ? S.pause : S.play;
+  e.speed.value = String(player.speed);
+  e.speed.setAttribute('aria-valuetext', S.speedValues[player.speed]);
+}

@@ -1,0 +1,110 @@
+// What the comparison view prints under one matrix: the scoring formula with the model's real
+// sizes, the scoring function's parameter count, the measured time per step, and the mean
+// entropy of the rows on show. Every number is the engine's (info(), scoringCost()) or
+// computed from its alpha rows; the caller passes them in.
+//
+// Automation hooks: data-role="formula", "dims", "params", "cost", "entropy"; the last three
+// carry data-value, the exact number.
+
+import { h } from './dom.js';
+import { num, us } from './compare-strings.js';
+
+const sub = (text) => h('sub', { text });
+const named = (name, index) => (index ? [name, sub(index)] : [name]);
+
+// The score of each kind, in the paper's notation, and its matrices with their shapes. The dot
+// model keeps the additive model's two projections as query and key (and drops v and tanh).
+const KINDS = {
+  additive: {
+    formula: () => ['eᵢⱼ = vᵀ tanh(W sᵢ₋₁ + U hⱼ)'],
+    matrices: ({ A, D, H2 }) => [[['W'], A, D], [['U'], A, H2], [['v'], A]],
+  },
+  scaled_dot: {
+    formula: () => ['eᵢⱼ = (', ...named('W', 'q'), ' sᵢ₋₁) · (', ...named('W', 'k'), ' hⱼ) / √A'],
+    matrices: ({ A, D, H2 }) => [[named('W', 'q'), A, D], [named('W', 'k'), A, H2]],
+  },
+};
+
+export function sizes(info) {
+  return { A: info.attn, D: info.decHidden, H2: 2 * info.encHidden };
+}
+
+export class ModelFacts {
+  #el = {};
+
+  constructor() {
+    const e = this.#el;
+    const dd = (role, cls) => h('dd', { 'data-role': role, class: cls });
+    e.formulaTerm = h('dt');
+    e.formula = dd('formula', 'bl-cmp-formula');
+    e.dims = dd('dims', 'bl-cmp-dims');
+    e.dimsKey = h('dd', { class: 'bl-cmp-note' });
+    e.paramsTerm = h('dt');
+    e.params = dd('params', 'bl-cmp-value');
+    e.paramsSum = h('dd', { class: 'bl-cmp-note' });
+    e.costTerm = h('dt');
+    e.cost = dd('cost', 'bl-cmp-value');
+    e.costNote = h('dd', { class: 'bl-cmp-note' });
+    e.entropyTerm = h('dt');
+    e.entropy = dd('entropy', 'bl-cmp-value');
+    e.entropyScale = h('dd', { class: 'bl-cmp-note' });
+    const group = (...kids) => h('div', { class: 'bl-cmp-fact' }, ...kids);
+    this.element = h(
+      'dl',
+      { class: 'bl-cmp-facts' },
+      group(e.formulaTerm, e.formula, e.dims, e.dimsKey),
+      group(e.paramsTerm, e.params, e.paramsSum),
+      group(e.costTerm, e.cost, e.costNote),
+      group(e.entropyTerm, e.entropy, e.entropyScale),
+    );
+  }
+
+  // info: the model's info() (null while loading); cost: scoringCost() or null (measuring
+  // when a sentence is on show, else not yet); entropy: {bits, rows, columns} with bits null
+  // when no row is shown.
+  render(C, { info, cost, sentence, entropy }) {
+    const e = this.#el;
+    e.formulaTerm.textContent = C.formula;
+    e.paramsTerm.textContent = C.params;
+    e.costTerm.textContent = C.cost;
+    e.entropyTerm.textContent = C.entropy;
+    const kind = info && KINDS[info.scoring];
+    if (!info) {
+      for (const x of [e.formula, e.dims, e.dimsKey, e.params, e.paramsSum]) x.replaceChildren();
+    } else {
+      const dims = sizes(info);
+      const matrices = kind ? kind.matrices(dims) : [];
+      e.formula.replaceChildren(...(kind ? kind.formula() : [info.scoring]));
+      e.dims.replaceChildren(...matrices.flatMap(([name, ...shape], k) =>
+        [k ? ' · ' : '', ...name, `: ${shape.join('×')}`]));
+      e.dimsKey.textContent = C.dimsKey(dims.A, dims.D, dims.H2);
+      e.params.textContent = num(info.scoringParams);
+      e.params.dataset.value = String(info.scoringParams);
+      // The count broken down by matrix, only where the engine's total agrees with the shapes.
+      const terms = matrices.map(([, ...shape]) => shape.reduce((x, y) => x * y, 1));
+      const agrees = terms.length && terms.reduce((x, y) => x + y, 0) === info.scoringParams;
+      e.paramsSum.textContent = agrees ? C.paramsSum(terms.map(num).join(' + ')) : '';
+      e.paramsSum.hidden = !agrees;
+    }
+    if (cost) {
+      e.cost.textContent = us(cost.stepUs);
+      e.cost.dataset.value = String(cost.stepUs);
+      e.costNote.textContent = C.costNote(cost, info?.engine ?? '');
+    } else {
+      e.cost.textContent = sentence ? C.costPending : C.costNone;
+      delete e.cost.dataset.value;
+      e.costNote.textContent = '';
+    }
+    e.costNote.hidden = !cost;
+    const n = entropy.columns;
+    if (entropy.bits === null) {
+      e.entropy.textContent = C.entropyNone;
+      delete e.entropy.dataset.value;
+    } else {
+      e.entropy.textContent = C.entropyValue(entropy.bits, entropy.rows);
+      e.entropy.dataset.value = String(entropy.bits);
+    }
+    e.entropyScale.textContent = n > 0 ? C.entropyScale(n, Math.log2(n)) : '';
+    e.entropyScale.hidden = !(n > 0);
+  }
+}

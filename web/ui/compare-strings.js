@@ -1,0 +1,135 @@
+// The comparison view's words, in English and simplified Chinese (the page's and the widget's
+// own words stay in strings.js). Numbers are passed in; nothing here computes one.
+// Formulas keep the paper's notation in both languages.
+
+const num = (n) => Number(n).toLocaleString('en-US');
+
+const en = {
+  title: 'Additive vs scaled dot-product attention',
+  tagline:
+    'One sentence, two translators that differ only in how they score the source words. Both matrices fill in together, word by word.',
+  back: 'Back to the translator',
+  compareLink: 'Compare additive and dot-product attention',
+  inputLabel: 'English sentence',
+  inputHint: 'Press Enter to compare.',
+  compare: 'Compare',
+  loadingModels: 'Downloading the two models…',
+  errorModelParam: 'The a= or b= parameter is not a known model name nor a same-origin path; using the default model.',
+  kind: { additive: 'Additive (Bahdanau 2014)', scaled_dot: 'Scaled dot product' },
+  who: { additive: 'the additive model', scaled_dot: 'the dot-product model' },
+  matrixLabel: (kind) => `Attention matrix, ${kind}`,
+  outputLabel: 'Translation',
+  formula: 'Score',
+  dims: 'Sizes',
+  dimsKey: (A, D, H2) => `A = ${A} (attention size), D = ${D} (decoder state), 2H = ${H2} (an encoder annotation, both directions)`,
+  params: 'Parameters in the scoring function',
+  paramsSum: (terms) => `= ${terms}`,
+  cost: 'Time spent scoring, per decoder step',
+  costNote: (c, variant) =>
+    `Measured median of ${c.batches} timed batches (${num(c.callsPerBatch)} calls each) on this sentence, ${variant}: ` +
+    `the query from sᵢ₋₁ and the ${c.n} scores eᵢⱼ (the scores alone: ${us(c.scoreUs)}). ` +
+    `Not included: the keys for all ${c.n} positions, ${us(c.keysUs)} once per sentence at encoding.`,
+  costPending: 'measuring…',
+  costNone: 'measured on each sentence you compare',
+  entropy: 'Mean attention entropy',
+  entropyValue: (bits, rows) => `${bits.toFixed(2)} bits over ${rows} ${rows === 1 ? 'row' : 'rows'}`,
+  entropyScale: (n, max) =>
+    `0 = all weight on one word; log₂ ${n} = ${max.toFixed(2)} = spread evenly over the ${n} columns.`,
+  entropyNone: 'no rows yet',
+  tvTitle: 'Where they differ most:',
+  tv: (row, a, b, tv) =>
+    `Row ${row + 1} (marked ◆): ${a.who} writes “${a.word}”, looking most at “${a.peak}”; ` +
+    `${b.who} writes “${b.word}”, looking most at “${b.peak}”. ` +
+    `Total variation TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)} (0: the same weights, 1: no overlap).`,
+  tvNone: 'Step forward: the two matrices are compared row by row once both have a row.',
+  tvColumns: 'The two models split this sentence into different columns, so their rows cannot be compared.',
+  position: (i, n) => `step ${i} of ${n}`,
+  sideWords: (label, n, done) => `${label}: ${n} ${n === 1 ? 'word' : 'words'}${done ? ', finished' : ''}`,
+  explainTitle: 'What you are seeing',
+  explain: [
+    'Both translators have the same encoder and decoder: a bidirectional RNN reads the English sentence into one annotation hⱼ per word, and the decoder writes French one word at a time. At each step it scores every hⱼ against its previous state sᵢ₋₁, turns the scores into weights with a softmax (one row of the matrix, summing to 1), and mixes the annotations with those weights into the context it reads the next word from.',
+    'Only the score differs. The additive score of Bahdanau et al. (2014) runs a small network for every source word: project both vectors, add, tanh, then weigh with v. The scaled dot product projects the state into a query and each annotation into a key and takes their dot product, divided by √A so that scores do not grow with the vector size.',
+    'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two models’ weights differ most.',
+    'The bridge to the Transformer (Vaswani et al., 2017): keep the scaled dot product, drop the recurrent decoder, and apply the same score → softmax → mix by a sequence to itself. Every word then attends to every word of its own sentence: self-attention.',
+  ],
+  selfTitle: 'Self-attention: an illustration',
+  selfNote:
+    'An illustration of the mechanism, not part of the translator: the translator only attends from French words to English ones. Here one sentence attends to itself, each English token a query scoring every token of the same sentence; each row sums to 1.',
+  selfMethod: 'How the queries and keys are formed, in the engine’s words:',
+  selfNone: 'Self-attention needs a scaled-dot model; neither model here is one.',
+  selfLabel: 'Self-attention matrix (illustration)',
+  selfDescription: (n) =>
+    `Self-attention weights: ${n} rows and ${n} columns, one per English token of the sentence plus the end marker. Each row sums to 1. Use the arrow keys to move between cells.`,
+  selfCaption: 'Self-attention weights (rows: queries; columns: keys; both English tokens)',
+  selfCorner: 'query \\ key',
+};
+
+const zh = {
+  title: '加性注意力与缩放点积注意力的对比',
+  tagline: '同一个句子，两个只在“如何给源词打分”上不同的翻译器。两个矩阵同步地逐词填充。',
+  back: '返回翻译器',
+  compareLink: '对比加性注意力与点积注意力',
+  inputLabel: '英文句子',
+  inputHint: '按 Enter 开始对比。',
+  compare: '对比',
+  loadingModels: '正在下载两个模型…',
+  errorModelParam: 'a= 或 b= 参数既不是已知的模型名，也不是同源路径；已改用默认模型。',
+  kind: { additive: '加性注意力（Bahdanau 2014）', scaled_dot: '缩放点积注意力' },
+  who: { additive: '加性模型', scaled_dot: '点积模型' },
+  matrixLabel: (kind) => `注意力矩阵：${kind}`,
+  outputLabel: '译文',
+  formula: '打分函数',
+  dims: '尺寸',
+  dimsKey: (A, D, H2) => `A = ${A}（注意力维度），D = ${D}（解码器状态），2H = ${H2}（编码器双向表示）`,
+  params: '打分函数的参数量',
+  paramsSum: (terms) => `= ${terms}`,
+  cost: '每个解码步用于打分的时间',
+  costNote: (c, variant) =>
+    `实测中位数：在这个句子上计时 ${c.batches} 批（每批调用 ${num(c.callsPerBatch)} 次），引擎 ${variant}。` +
+    `包括由 sᵢ₋₁ 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数：${us(c.scoreUs)}）。` +
+    `不包括：${c.n} 个位置的键向量，在编码时每句只算一次，${us(c.keysUs)}。`,
+  costPending: '测量中…',
+  costNone: '在每个对比的句子上测量',
+  entropy: '平均注意力熵',
+  entropyValue: (bits, rows) => `${bits.toFixed(2)} 比特（共 ${rows} 行）`,
+  entropyScale: (n, max) => `0 = 全部权重落在一个词上；log₂ ${n} = ${max.toFixed(2)} = 均匀分布在 ${n} 列上。`,
+  entropyNone: '尚无行',
+  tvTitle: '差别最大的一行：',
+  tv: (row, a, b, tv) =>
+    `第 ${row + 1} 行（标有 ◆）：${a.who}输出“${a.word}”，最关注“${a.peak}”；` +
+    `${b.who}输出“${b.word}”，最关注“${b.peak}”。` +
+    `总变差 TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)}（0：权重相同；1：完全不重叠）。`,
+  tvNone: '向前播放：两个模型都有某一行之后，才能逐行比较。',
+  tvColumns: '两个模型对这个句子的分词不同，列不一致，无法逐行比较。',
+  position: (i, n) => `第 ${i} 步，共 ${n} 步`,
+  sideWords: (label, n, done) => `${label}：${n} 个词${done ? '，已完成' : ''}`,
+  explainTitle: '你看到的是什么',
+  explain: [
+    '两个翻译器的编码器和解码器完全相同：双向 RNN 把英文句子读成每个词一个表示 hⱼ，解码器再逐词写出法语。每一步，解码器用上一步的状态 sᵢ₋₁ 给每个 hⱼ 打分，经 softmax 变成权重（矩阵中的一行，和为 1），再按这些权重把各个表示加权混合成上下文向量，用来生成下一个词。',
+    '唯一的区别是打分函数。Bahdanau 等人（2014）的加性打分对每个源词运行一个小网络：分别投影两个向量、相加、取 tanh，再用 v 加权求和。缩放点积则把解码器状态投影成查询向量（query），把每个表示投影成键向量（key），取二者的点积并除以 √A，使分数不随向量维度增大而变大。',
+    '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两个模型权重差别最大的地方。',
+    '通往 Transformer（Vaswani 等，2017）的桥梁：保留缩放点积，去掉循环解码器，把同样的“打分 → softmax → 加权混合”用在一个序列自身上。于是句子中的每个词都关注同一句中的每个词：这就是自注意力。',
+  ],
+  selfTitle: '自注意力：示意',
+  selfNote:
+    '这只是机制的示意，不是翻译器的一部分：翻译器只会从法语词关注英文词。这里让一个句子关注它自身：每个英文词作为查询，给同一句中的每个词打分；每行之和为 1。',
+  selfMethod: '查询向量和键向量的来历（引擎的原话）：',
+  selfNone: '自注意力需要缩放点积模型；这里的两个模型都不是。',
+  selfLabel: '自注意力矩阵（示意）',
+  selfDescription: (n) => `自注意力权重：共 ${n} 行 ${n} 列，每个对应句中的一个英文词，最后是句末标记。每行之和为 1。可用方向键在单元格之间移动。`,
+  selfCaption: '自注意力权重（行：查询；列：键；均为英文词）',
+  selfCorner: '查询 \\ 键',
+};
+
+// Microseconds to three significant digits (two below 1 µs, where the tiny test models live),
+// never in exponent notation.
+export function us(x) {
+  if (!Number.isFinite(x)) return '—';
+  if (x === 0) return '0 µs';
+  const digits = x >= 100 ? 0 : x >= 10 ? 1 : x >= 1 ? 2 : Math.min(6, 1 - Math.floor(Math.log10(x)));
+  return `${x.toFixed(digits)} µs`;
+}
+
+export { num };
+
+export const COMPARE_STRINGS = { en, zh };

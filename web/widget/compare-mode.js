@@ -1,0 +1,191 @@
+// <attention-translator mode="compare">: the comparison view (ui/compare-view.js) inside the
+// widget's shadow root. As in the single view, web/lib runs on the host page's main thread,
+// with the page-wide translators the widget shares per model URL; here two of them, whose
+// steps() iterators are advanced in lockstep (one await for both), so position k of the
+// figure is word k of each model as soon as both have computed it.
+
+import { CompareView } from '../ui/compare-view.js';
+import { SIDES, isRow } from '../ui/lockstep.js';
+
+export const COMPARE_DEFAULTS = { a: 'en-fr', b: 'en-fr-dot' };
+
+export class CompareMode {
+  view;
+  #host; // what the element lends: {element, parts (its shadow tree by role), load, explain, strings, setState, showError}
+  #job = 0;
+  #models = { a: null, b: null }; // {url, label, translator}
+  #settings = null;
+  #progress = {};
+  #lastStep = null;
+
+  constructor(container, host, { lang, controls }) {
+    this.#host = host;
+    this.view = new CompareView(container, { lang, controls, onChange: (view) => this.#onMove(view) });
+  }
+
+  #dispatch(name, detail) {
+    this.#host.element.dispatchEvent(new CustomEvent(name, { detail }));
+  }
+
+  #setState(state) {
+    const { parts } = this.#host;
+    if (state === 'loading' || state === 'ready') parts.error.hidden = true;
+    parts.placeholder.hidden = state !== 'loading';
+    this.#host.setState(state);
+  }
+
+  // Both downloads as one bar, once both have said how big they are.
+  #showProgress(side, p) {
+    const { progressBar } = this.#host.parts;
+    if (side === null) {
+      this.#progress = {};
+      this.#host.parts.progressLabel.textContent = this.#host.strings().loading;
+      progressBar.removeAttribute('value');
+      return;
+    }
+    this.#progress[side] = p;
+    const all = Object.values(this.#progress);
+    if (all.length < SIDES.length || !all.every((x) => x.total)) return;
+    progressBar.max = all.reduce((n, x) => n + x.total, 0);
+    progressBar.value = all.reduce((n, x) => n + x.loaded, 0);
+  }
+
+  // The element's hooks follow the view (tests and authors read data-position, data-playing),
+  // and each move fires one step event, as in the single view.
+  #onMove(view) {
+    const p = view.player;
+    const { widget } = this.#host.parts;
+    widget.dataset.position = String(p.position);
+    widget.dataset.playing = String(p.playing);
+    const step = p.position >= 0 ? p.steps[p.position] : null;
+    if (!step || step === this.#lastStep) return;
+    this.#lastStep = step;
+    const side = (st) => st && { word: st.word, weights: Array.from(st.alpha), end: !isRow(st) };
+    this.#dispatch('step', { index: step.index, a: side(step.a), b: side(step.b) });
+  }
+
+  setLang(lang) {
+    this.view.setLang(lang);
+  }
+
+  setControls(mode) {
+    this.view.setControls(mode);
+  }
+
+  // Another mode took over: drop this one's decoding at its next step.
+  stop() {
+    this.#job++;
+    this.view.player.pause();
+  }
+
+  // models: {a, b} as resolveWidgetModel gives them (null: refused). settings: {text, step,
+  // autoplay, speed}.
+  async run(models, settings) {
+    const mine = ++this.#job;
+    const live = () => mine === this.#job;
+    const host = this.#host;
+    this.#settings = settings;
+    const bad = SIDES.find((s) => !models[s]);
+    if (bad) {
+      host.showError(host.strings().badModel);
+      return;
+    }
+    if (SIDES.some((s) => this.#models[s]?.url !== models[s].url)) {
+      this.#setState('loading');
+      this.#showProgress(null);
+      const loaded = {};
+      try {
+        await Promise.all(SIDES.map(async (s) => {
+          const translator = await host.load(models[s].url, (p) => live() && this.#showProgress(s, p));
+          loaded[s] = { ...models[s], translator };
+        }));
+      } catch (err) {
+        if (!live()) return;
+        const failed = SIDES.find((s) => !loaded[s]) ?? 'a';
+        host.showError(`${models[failed].label}: ${host.explain(err)}`);
+        this.#models = { a: null, b: null };
+        return;
+      }
+      if (!live()) return;
+      this.#models = loaded;
+      for (const s of SIDES) this.view.setModel(s, { info: loaded[s].translator.info(), label: loaded[s].label });
+      this.#setState('ready');
+      const info = Object.fromEntries(SIDES.map((s) => [s, loaded[s].translator.info()]));
+      this.#dispatch('ready', { info, engine: loaded.a.translator.engine });
+    }
+    const { variant } = this.#models.a.translator.engine;
+    host.parts.status.textContent = `${SIDES.map((s) => this.#models[s].label).join(' · ')} · ${variant}`;
+    host.parts.status.dataset.variant = variant;
+    await this.#translate(settings, live);
+  }
+
+  async #translate({ text, step, autoplay, speed }, live) {
+    const host = this.#host;
+    const view = this.view;
+    const tr = Object.fromEntries(SIDES.map((s) => [s, this.#models[s].translator]));
+    view.player.setSpeed(speed);
+    view.reset({ play: autoplay && step === null });
+    if (!text.trim()) {
+      for (const s of SIDES) view.finish(s);
+      this.#setState('done');
+      return;
+    }
+    this.#setState('decoding');
+    const its = {};
+    const results = {};
+    try {
+      for (const s of SIDES) {
+        its[s] = tr[s].steps(text);
+        view.setColumns(s, its[s].sourceTokens);
+      }
+      const running = new Set(SIDES);
+      while (running.size) {
+        const sides = [...running];
+        const next = await Promise.all(sides.map((s) => its[s].next()));
+        if (!live()) {
+          await Promise.all(sides.map((s) => its[s].return())); // frees the C++ decoders now
+          return;
+        }
+        sides.forEach((s, k) => {
+          if (!next[k].done) {
+            view.push(s, next[k].value);
+            return;
+          }
+          running.delete(s);
+          results[s] = tr[s].translate(text);
+          view.setResult(s, results[s]);
+          view.finish(s);
+        });
+      }
+      // Timed once decoding is over, on this sentence, with each model's own kernels. Each
+      // measurement blocks the host page for some tens of ms: let it paint between the two.
+      for (const s of SIDES) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (!live()) return;
+        const info = tr[s].info();
+        view.setAnalysis(s, {
+          scoringCost: tr[s].scoringCost(text),
+          selfAttention: info.scoring === 'scaled_dot' ? tr[s].selfAttention(text) : null,
+        });
+      }
+      view.analysisDone();
+    } catch (err) {
+      if (!live()) return;
+      for (const s of SIDES) await its[s]?.return();
+      host.showError(host.explain(err));
+      return;
+    }
+    this.#setState('done');
+    this.applyStep(this.#settings);
+    this.#dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
+  }
+
+  // Where playback rests once decoded: word `step`, else the end (autoplay plays to it).
+  applyStep({ step, autoplay }) {
+    const p = this.view.player;
+    if (!p.finished) return;
+    if (step !== null) p.seek(step);
+    else if (!autoplay) p.seek(p.steps.length - 1);
+    else if (!p.playing && p.position < 0) p.play();
+  }
+}

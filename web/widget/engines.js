@@ -1,0 +1,69 @@
+// The widget's engine state, shared by every <attention-translator> on a page: one translator
+// per model URL (so figures that show the same model share one download and one C++ model),
+// the page's CSP violations (so a blocked engine can be explained in words), and the rule for
+// model attributes. The single figure and the compare mode both load through here.
+
+import { MODELS } from '../app/params.js';
+import { createTranslator } from '../lib/bahdanau.js';
+
+const HERE = new URL('../', import.meta.url); // where bahdanau-widget.js is
+const DIST = new URL('dist/', HERE);
+
+const translators = new Map(); // model URL -> {promise, listeners, last}
+
+export function sharedTranslator(url, onProgress) {
+  let entry = translators.get(url);
+  if (!entry) {
+    entry = { listeners: new Set(), last: null };
+    const e = entry;
+    e.promise = createTranslator({
+      model: url,
+      dist: DIST,
+      onProgress: (p) => {
+        e.last = p;
+        for (const listener of e.listeners) listener(p);
+      },
+    });
+    e.promise.catch(() => translators.delete(url)); // not cached: a later widget may retry
+    translators.set(url, e);
+  }
+  if (onProgress) {
+    entry.listeners.add(onProgress);
+    if (entry.last) onProgress(entry.last);
+  }
+  return entry.promise.finally(() => entry.listeners.delete(onProgress));
+}
+
+// CSP violations seen on this page (the engine's eval and wasm compilation are reported here
+// before the error that follows them), so an error can be explained in words.
+const violations = [];
+if (typeof document === 'object') {
+  document.addEventListener('securitypolicyviolation', (e) => {
+    if (e.blockedURI === 'eval' || e.blockedURI === 'wasm-eval' || /eval/.test(e.sample ?? '')) {
+      violations.push(e.effectiveDirective || e.violatedDirective);
+    }
+  });
+}
+
+export function explain(error, W) {
+  const text = String(error?.message ?? error);
+  const byCsp = /unsafe-eval|Content Security Policy|EvalError|Refused to (evaluate|compile)/i.test(text);
+  const engineFailed = !/cannot (load|download|read) (the )?model/i.test(text);
+  if (byCsp || (violations.length && engineFailed)) return W.cspBlocked(violations[0] ?? 'script-src');
+  return text;
+}
+
+// A model attribute: a name from MODELS (next to bahdanau-widget.js), or an http(s) URL resolved
+// against the host page. Anything else (javascript:, data:, …) is refused.
+export function resolveWidgetModel(value) {
+  const v = (value ?? '').trim() || 'en-fr';
+  if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label };
+  let url;
+  try {
+    url = new URL(v, document.baseURI);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return { name: v, url: url.href, label: v };
+}
