@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// scripts/bench [--json] [--model FILE] [--beam K] [--repeat R] [--sentences N]
+// scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
+//               [--only engines|scoring]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -13,12 +14,17 @@
 //   instantiate  compiling and instantiating the .wasm (first use of the variant).
 //   load         parsing the model bytes into a translator (wasm: in the instance; native:
 //                wall time of a whole `bahdanau-translate --info` process, start-up included).
+// Then the scoring table (scripts/lib/scoring-bench.mjs): attention's scoring per decoder step,
+// --model (additive) against --dot-model (scaled dot), at source lengths 5, 20 and 60.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 import { createTranslator } from '../web/lib/bahdanau.js';
 import { devSentences } from './lib/dev-sentences.mjs';
-import { DEFAULT_MODEL, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
+import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from './lib/engines.mjs';
+import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
+
+const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,20 +33,28 @@ const median = (xs) => {
 };
 
 function parseArgs(argv) {
-  const o = { json: false, model: DEFAULT_MODEL, beam: 1, repeat: 3, sentences: 200 };
+  const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
+    sentences: 200, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') o.json = true;
     else if (a === '--model') o.model = argv[++i];
+    else if (a === '--dot-model') o.dotModel = argv[++i];
+    else if (a === '--only' && ['engines', 'scoring'].includes(argv[i + 1])) o.only = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
-      process.stderr.write('usage: scripts/bench [--json] [--model FILE] [--beam K] [--repeat R] [--sentences N]\n');
+      process.stderr.write('usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
+        '[--repeat R] [--sentences N] [--only engines|scoring]\n');
       process.exit(2);
     }
   }
-  if (!existsSync(o.model)) {
-    process.stderr.write(`bench: no model at ${o.model} (pass --model FILE, e.g. tests/fixtures/tiny-additive-f32.safetensors)\n`);
-    process.exit(1);
+  for (const [flag, file] of [['--model', o.model], ['--dot-model', o.dotModel]]) {
+    if (flag === '--dot-model' && o.only === 'engines') continue;
+    if (!existsSync(file)) {
+      process.stderr.write(`bench: no model at ${file} (pass ${flag} FILE, e.g. ` +
+        `tests/fixtures/tiny-${flag === '--model' ? 'additive' : 'scaled_dot'}-int8.safetensors)\n`);
+      process.exit(1);
+    }
   }
   return o;
 }
@@ -137,25 +151,39 @@ function table(result) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   ensureBuilt('wasm-simd');
-  ensureBuilt('native');
   const sentences = devSentences(o.sentences);
   const bytes = readFileSync(o.model);
-  const engines = {};
-  for (const v of ['wasm-simd', 'wasm-scalar']) engines[v] = await benchWasm(v, o, bytes, sentences);
-  engines.native = benchNative(o, sentences);
-  const probe = await createTranslator({ model: bytes });
-  const info = probe.info();
-  probe.dispose();
-  const result = {
-    model: { path: o.model, dtype: info.dtype, scoring: info.scoring, numParams: info.numParams,
-      fileBytes: info.fileBytes },
-    sentences: sentences.length, beam: o.beam, repeat: o.repeat, engines,
-    ratios: {
-      simdOverScalar: engines['wasm-simd'].msPerToken / engines['wasm-scalar'].msPerToken,
-      simdOverNative: engines['wasm-simd'].msPerToken / engines.native.msPerToken,
-    },
-  };
-  process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${table(result)}\n`);
+  const result = {};
+  if (o.only !== 'scoring') {
+    ensureBuilt('native');
+    const engines = {};
+    for (const v of ['wasm-simd', 'wasm-scalar']) engines[v] = await benchWasm(v, o, bytes, sentences);
+    engines.native = benchNative(o, sentences);
+    const probe = await createTranslator({ model: bytes });
+    const info = probe.info();
+    probe.dispose();
+    Object.assign(result, {
+      model: { path: o.model, dtype: info.dtype, scoring: info.scoring, numParams: info.numParams,
+        fileBytes: info.fileBytes },
+      sentences: sentences.length, beam: o.beam, repeat: o.repeat, engines,
+      ratios: {
+        simdOverScalar: engines['wasm-simd'].msPerToken / engines['wasm-scalar'].msPerToken,
+        simdOverNative: engines['wasm-simd'].msPerToken / engines.native.msPerToken,
+      },
+    });
+  }
+  if (o.only !== 'engines') {
+    result.scoring = await benchScoring({ additive: bytes, dot: readFileSync(o.dotModel) }, sentences);
+    result.scoring.models = { additive: o.model, dot: o.dotModel };
+  }
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const parts = [];
+  if (result.engines) parts.push(table(result));
+  if (result.scoring) parts.push(scoringTable(result.scoring));
+  process.stdout.write(`${parts.join('\n\n')}\n`);
 }
 
 main().catch((e) => {

@@ -17,15 +17,28 @@ double batch_ms(F& call, long calls) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Median µs per call over p.batches batches of equal size. The size doubles until one batch
-// lasts min_batch_ms: in a browser performance.now() is rounded to 5-100 µs, far coarser than
-// one call (a few µs), so only long batches resolve it.
+// Median µs per call over p.batches batches of equal size. Every batch must last min_batch_ms:
+// in a browser performance.now() is rounded to 5-100 µs, far coarser than one call (a few µs),
+// so only long batches resolve it. The size doubles until the calibration batch is long
+// enough, and again whenever a timed batch comes out shorter (the engine may speed up under
+// way, e.g. V8 tiering the wasm up from its baseline compiler); then the batches start over.
 template <class F>
 double median_us(F call, const ScoringCostParams& p, long* calls_out) {
+  constexpr long kMaxCalls = 1L << 24;
   long calls = 1;
-  while (calls < (1L << 24) && batch_ms(call, calls) < p.min_batch_ms) calls *= 2;
   std::vector<double> us;
-  for (int b = 0; b < p.batches; b++) us.push_back(batch_ms(call, calls) * 1000.0 / double(calls));
+  while (us.size() < size_t(p.batches)) {
+    while (calls < kMaxCalls && batch_ms(call, calls) < p.min_batch_ms) calls *= 2;
+    us.clear();
+    for (int b = 0; b < p.batches; b++) {
+      const double ms = batch_ms(call, calls);
+      if (ms < p.min_batch_ms && calls < kMaxCalls) {
+        calls *= 2;
+        break;
+      }
+      us.push_back(ms * 1000.0 / double(calls));
+    }
+  }
   std::sort(us.begin(), us.end());
   const size_t m = us.size() / 2;
   if (calls_out) *calls_out = calls;

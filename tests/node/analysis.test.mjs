@@ -22,6 +22,8 @@ for (const variant of WASM) {
         assert.equal(c.batches, 3);
         for (const k of ['stepUs', 'scoreUs', 'keysUs']) assert.ok(c[k] > 0 && Number.isFinite(c[k]), `${k} = ${c[k]}`);
         assert.ok(Number.isInteger(c.callsPerBatch) && c.callsPerBatch >= 1);
+        // Every timed batch lasts minBatchMs (coarse clocks still resolve it): the median too.
+        assert.ok(c.stepUs * c.callsPerBatch >= 0.999 * QUICK.minBatchMs * 1000, `${c.stepUs} x ${c.callsPerBatch}`);
         assert.deepEqual(tr.scoringCost('   ', QUICK), { n: 0, stepUs: 0, scoreUs: 0, keysUs: 0, batches: 0, callsPerBatch: 0 });
       } finally {
         tr.dispose();
