@@ -364,7 +364,10 @@ describe('the widget', { timeout: 900_000 }, () => {
       assert.equal((await read(page, id)).state, 'done', id);
     }
     assert.deepEqual(page.problems, []);
-    await page.waitForFunction(() => document.getAnimations().length === 0); // rows fade in
+    // Rows fade in; the widgets' animations live in shadow roots, which
+    // document.getAnimations() leaves out.
+    await page.waitForFunction(() => [document, ...[...document.querySelectorAll('attention-translator')]
+      .map((el) => el.shadowRoot)].every((root) => !root || root.getAnimations().length === 0));
     // (axe itself applies inline styles, which this page's CSP refuses and logs: not ours.)
     await page.evaluate(readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
     const violations = await page.evaluate(async () =>
