@@ -73,7 +73,8 @@ struct Step {
 struct ScoringCostParams {
   double min_batch_ms = 2;  // each batch repeats the call until this much time has passed,
                             // so coarse clocks (browsers round performance.now()) still resolve
-  int batches = 5;          // the median of these is reported; 1..100
+  int batches = 5;          // the median of these is reported; 1..100, and
+                            // min_batch_ms * batches <= 1000 (a call lasts about 3x that)
 };
 
 struct ScoringCost {

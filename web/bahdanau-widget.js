@@ -219,12 +219,13 @@ export class AttentionTranslator extends HTMLElement {
 
   disconnectedCallback() {
     this.#player.pause();
+    this.#compare?.view.player.pause();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (['controls', 'panel', 'lang', 'height', 'mode'].includes(name)) this.#layout();
-    if (name === 'speed') (this.#compare?.view.player ?? this.#player).setSpeed(this.#speedIndex);
+    if (name === 'speed') (this.#isCompare && this.#compare ? this.#compare.view.player : this.#player).setSpeed(this.#speedIndex);
     if (name === 'step' || name === 'autoplay') {
       if (this.#isCompare) this.#compare?.applyStep(this.#compareSettings());
       else this.#applyStep();

@@ -144,7 +144,10 @@ async function compare() {
   }
   // Timed after decoding, so the two workers' clocks are not shared with the decoders.
   await Promise.allSettled(SIDES.map((side) =>
-    clients[side].analyze(text).then((a) => live() && view.setAnalysis(side, a))));
+    clients[side].analyze(text).then(
+      (a) => live() && view.setAnalysis(side, a),
+      () => live() && view.analysisFailed(side), // the sentence was refused: its error is shown
+    )));
   if (!live()) return;
   view.analysisDone();
   app.dataset.analysis = 'done';

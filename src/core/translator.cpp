@@ -101,9 +101,12 @@ bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
   std::string ignored;
   if (!error) error = &ignored;
   *out = ScoringCost{};
-  // Bounded so that one call cannot hang a page: at most 100 batches of at most 100 ms.
-  if (!(p.min_batch_ms > 0 && p.min_batch_ms <= 100) || p.batches < 1 || p.batches > 100) {
-    *error = "scoring_cost: min_batch_ms must be in (0, 100] and batches in 1..100";
+  // Bounded so that one call cannot hang a page: each of the three timings spends about
+  // batches * min_batch_ms in its batches, so that product is capped at one second.
+  if (!(p.min_batch_ms > 0 && p.min_batch_ms <= 100) || p.batches < 1 || p.batches > 100 ||
+      p.min_batch_ms * p.batches > 1000) {
+    *error = "scoring_cost: min_batch_ms must be in (0, 100], batches in 1..100, and "
+             "min_batch_ms * batches at most 1000";
     return false;
   }
   std::vector<std::string> toks;

@@ -337,6 +337,27 @@ describe('the comparison page', { timeout: 900_000 }, () => {
     await bad.close();
   });
 
+  test('a refused sentence: its error, nothing claimed as measured, and the next one clears it', T, async () => {
+    const page = await browser.newPage();
+    await page.goto(`${browser.url}compare.html?a=${NAMES.a}&b=${NAMES.b}&text=${encodeURIComponent('cat '.repeat(70))}`);
+    await settled(page);
+    assert.match(await page.textContent('[data-role="error"]'), /at most 64/);
+    for (const side of ['a', 'b']) {
+      const s = await readSide(page, side);
+      assert.equal(s.cost.value, null);
+      assert.match(s.cost.text, /not measured/);
+    }
+    assert.match(await page.textContent('[data-role="self-attention"]'), /Not computed: the engine refused/);
+    await page.fill('[data-role="source-input"]', 'I am cold.');
+    await page.press('[data-role="source-input"]', 'Enter');
+    await page.waitForSelector('[data-role="app"][data-analysis="pending"]').catch(() => {});
+    await settled(page);
+    assert.equal(await page.isVisible('[data-role="error"]'), false);
+    for (const side of ['a', 'b']) assert.ok((await readSide(page, side)).cost.value > 0);
+    assertNoProblems(page);
+    await page.close();
+  });
+
   for (const colorScheme of ['light', 'dark']) {
     for (const [name, viewport] of [['wide', { width: 1280, height: 900 }], ['phone', { width: 360, height: 740 }]]) {
       test(`screenshot: ${name}, ${colorScheme}`, T, async () => {

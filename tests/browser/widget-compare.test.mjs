@@ -200,6 +200,20 @@ describe('the widget\'s compare mode', { timeout: 900_000 }, () => {
     });
     await page.waitForFunction(() => document.getElementById('h1').state === 'error');
     assert.match((await read(page, 'h1')).error, /known model name or an http\(s\) URL/);
+    // A refused sentence shows its error; the next, good one clears it.
+    await page.$eval('#h0', (el) => {
+      el.setAttribute('mode', 'compare');
+      el.setAttribute('text', 'cat '.repeat(70));
+    });
+    await page.waitForFunction(() => document.getElementById('h0').state === 'error' ||
+      !document.getElementById('h0').shadowRoot.querySelector('[data-role="error"]').hidden);
+    assert.match((await read(page, 'h0')).error, /at most 64/);
+    await page.$eval('#h0', (el) => el.setAttribute('text', 'the cat'));
+    await page.waitForFunction(() => document.getElementById('h0').state === 'done');
+    await settled(page, 'h0');
+    w = await read(page, 'h0');
+    assert.equal(w.error, '');
+    assertRows(w.sides.a.rows, exp);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(page.dialogs, []);
     assert.deepEqual(page.problems, []);

@@ -60,7 +60,7 @@ TEST(ScoringCost, EmptyTextCostsNothingAndBadInputIsRefused) {
   EXPECT_FALSE(tr->scoring_cost(long_text, quick(), &c, &err));
   EXPECT_NE(err.find("at most 64"), std::string::npos) << err;
   for (auto [ms, batches] : {std::pair{0.0, 5}, {-1.0, 5}, {101.0, 5}, {1.0, 0}, {1.0, 101},
-                             {std::nan(""), 5}}) {
+                             {std::nan(""), 5}, {100.0, 100}, {20.0, 51}}) {
     bl::ScoringCostParams p;
     p.min_batch_ms = ms;
     p.batches = batches;

@@ -61,6 +61,8 @@ test('scoringCost() and selfAttention() refuse bad arguments with clear errors',
     for (const bad of [0, 101, 2.5, '3']) {
       assert.throws(() => tr.scoringCost('cat', { batches: bad }), RangeError, String(bad));
     }
+    // One call must not hold a page for long: about 3 x minBatchMs x batches.
+    assert.throws(() => tr.scoringCost('cat', { minBatchMs: 100, batches: 100 }), /at most 1000/);
     assert.throws(() => tr.scoringCost(42), TypeError);
     assert.throws(() => tr.selfAttention({}), TypeError);
     assert.throws(() => tr.scoringCost('word '.repeat(100), QUICK), /at most 64/);

@@ -122,7 +122,8 @@ class Translator {
   // on its annotations: {n, stepUs, scoreUs, keysUs, batches, callsPerBatch}. stepUs is one
   // decoder step's scoring (q = W s_{i-1}, then the n scores e_ij), scoreUs the n scores alone,
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
-  // minBatchMs. It blocks for about 3 * batches * minBatchMs ms. Empty text: n 0, all 0.
+  // minBatchMs. It blocks for about 3 * batches * minBatchMs ms, so that product is capped at
+  // 1000. Empty text: n 0, all 0.
   scoringCost(text, { minBatchMs = 2, batches = 5 } = {}) {
     const native = this.#native('scoringCost');
     const input = prepare(text, 'scoringCost');
@@ -130,6 +131,9 @@ class Translator {
       throw new RangeError(`minBatchMs must be a number in (0, 100], got ${describe(minBatchMs)}`);
     }
     checkInt('batches', batches, 1, 100);
+    if (minBatchMs * batches > 1000) {
+      throw new RangeError(`minBatchMs * batches must be at most 1000 (one call takes about 3x that), got ${minBatchMs * batches}`);
+    }
     const r = native.scoringCost(input, minBatchMs, batches);
     if (r.error !== undefined) throw new Error(r.error);
     return r;

@@ -62,7 +62,7 @@ export class ModelFacts {
   // info: the model's info() (null while loading); cost: scoringCost() or null (measuring
   // when a sentence is on show, else not yet); entropy: {bits, rows, columns} with bits null
   // when no row is shown.
-  render(C, { info, cost, sentence, entropy }) {
+  render(C, { info, cost, costFailed = false, sentence, entropy }) {
     const e = this.#el;
     e.formulaTerm.textContent = C.formula;
     e.paramsTerm.textContent = C.params;
@@ -91,7 +91,7 @@ export class ModelFacts {
       e.cost.dataset.value = String(cost.stepUs);
       e.costNote.textContent = C.costNote(cost, info?.engine ?? '');
     } else {
-      e.cost.textContent = sentence ? C.costPending : C.costNone;
+      e.cost.textContent = costFailed ? C.costFailed : sentence ? C.costPending : C.costNone;
       delete e.cost.dataset.value;
       e.costNote.textContent = '';
     }

@@ -26,11 +26,12 @@ const en = {
   paramsSum: (terms) => `= ${terms}`,
   cost: 'Time spent scoring, per decoder step',
   costNote: (c, variant) =>
-    `Measured median of ${c.batches} timed batches (${num(c.callsPerBatch)} calls each) on this sentence, ${variant}: ` +
-    `the query from sᵢ₋₁ and the ${c.n} scores eᵢⱼ (the scores alone: ${us(c.scoreUs)}). ` +
+    `Measured on this sentence, ${variant}: the median of ${c.batches} timed batches (${num(c.callsPerBatch)} steps each) ` +
+    `of the query from sᵢ₋₁ and the ${c.n} scores eᵢⱼ (the scores alone, timed the same way: ${us(c.scoreUs)}). ` +
     `Not included: the keys for all ${c.n} positions, ${us(c.keysUs)} once per sentence at encoding.`,
   costPending: 'measuring…',
   costNone: 'measured on each sentence you compare',
+  costFailed: 'not measured: the engine refused this sentence',
   entropy: 'Mean attention entropy',
   entropyValue: (bits, rows) => `${bits.toFixed(2)} bits over ${rows} ${rows === 1 ? 'row' : 'rows'}`,
   entropyScale: (n, max) =>
@@ -57,6 +58,7 @@ const en = {
     'An illustration of the mechanism, not part of the translator: the translator only attends from French words to English ones. Here one sentence attends to itself, each English token a query scoring every token of the same sentence; each row sums to 1.',
   selfMethod: 'How the queries and keys are formed, in the engine’s words:',
   selfNone: 'Self-attention needs a scaled-dot model; neither model here is one.',
+  selfFailed: 'Not computed: the engine refused this sentence.',
   selfLabel: 'Self-attention matrix (illustration)',
   selfDescription: (n) =>
     `Self-attention weights: ${n} rows and ${n} columns, one per English token of the sentence plus the end marker. Each row sums to 1. Use the arrow keys to move between cells.`,
@@ -85,11 +87,12 @@ const zh = {
   paramsSum: (terms) => `= ${terms}`,
   cost: '每个解码步用于打分的时间',
   costNote: (c, variant) =>
-    `实测中位数：在这个句子上计时 ${c.batches} 批（每批调用 ${num(c.callsPerBatch)} 次），引擎 ${variant}。` +
-    `包括由 sᵢ₋₁ 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数：${us(c.scoreUs)}）。` +
+    `在这个句子上实测，引擎 ${variant}：计时 ${c.batches} 批（每批 ${num(c.callsPerBatch)} 步）取中位数，` +
+    `每步包括由 sᵢ₋₁ 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数，同样计时：${us(c.scoreUs)}）。` +
     `不包括：${c.n} 个位置的键向量，在编码时每句只算一次，${us(c.keysUs)}。`,
   costPending: '测量中…',
   costNone: '在每个对比的句子上测量',
+  costFailed: '未测量：引擎拒绝了这个句子',
   entropy: '平均注意力熵',
   entropyValue: (bits, rows) => `${bits.toFixed(2)} 比特（共 ${rows} 行）`,
   entropyScale: (n, max) => `0 = 全部权重落在一个词上；log₂ ${n} = ${max.toFixed(2)} = 均匀分布在 ${n} 列上。`,
@@ -115,6 +118,7 @@ const zh = {
     '这只是机制的示意，不是翻译器的一部分：翻译器只会从法语词关注英文词。这里让一个句子关注它自身：每个英文词作为查询，给同一句中的每个词打分；每行之和为 1。',
   selfMethod: '查询向量和键向量的来历（引擎的原话）：',
   selfNone: '自注意力需要缩放点积模型；这里的两个模型都不是。',
+  selfFailed: '未计算：引擎拒绝了这个句子。',
   selfLabel: '自注意力矩阵（示意）',
   selfDescription: (n) => `自注意力权重：共 ${n} 行 ${n} 列，每个对应句中的一个英文词，最后是句末标记。每行之和为 1。可用方向键在单元格之间移动。`,
   selfCaption: '自注意力权重（行：查询；列：键；均为英文词）',

@@ -147,6 +147,7 @@ export class CompareView {
       const s = this.#side[side];
       s.columns = [];
       s.cost = null;
+      s.costFailed = false;
       s.pieces = null;
       s.matrix.reset([]);
     }
@@ -188,7 +189,15 @@ export class CompareView {
     this.render();
   }
 
-  // All analyses are in: a missing self-attention now means "no scaled-dot model".
+  // The engine refused this side's analysis (the sentence itself was refused): say so instead
+  // of "measuring…".
+  analysisFailed(side) {
+    this.#side[side].costFailed = true;
+    this.render();
+  }
+
+  // All analyses are in: a missing self-attention now means "no scaled-dot model", or, when
+  // there is one, that the engine refused the sentence.
   analysisDone() {
     this.#self.pending = false;
     this.#renderSelf();
@@ -237,6 +246,7 @@ export class CompareView {
     s.facts.render(this.#C, {
       info: s.model?.info ?? null,
       cost: s.cost,
+      costFailed: Boolean(s.costFailed),
       sentence: this.#sentence,
       entropy: { bits: meanEntropyBits(shown.map((r) => r.weights)), rows: shown.length, columns: s.columns.length },
     });
@@ -299,7 +309,8 @@ export class CompareView {
     const data = self.data;
     self.el.hidden = !data && self.pending;
     if (!data) {
-      self.methodLabel.textContent = self.pending ? '' : C.selfNone;
+      const dot = SIDES.some((side) => this.#side[side].model?.info?.scoring === 'scaled_dot');
+      self.methodLabel.textContent = self.pending ? '' : dot ? C.selfFailed : C.selfNone;
       self.method.textContent = '';
       self.matrix.reset([]);
       self.root.hidden = true;

@@ -96,13 +96,17 @@ export class CompareMode {
       const loaded = {};
       try {
         await Promise.all(SIDES.map(async (s) => {
-          const translator = await host.load(models[s].url, (p) => live() && this.#showProgress(s, p));
-          loaded[s] = { ...models[s], translator };
+          try {
+            const translator = await host.load(models[s].url, (p) => live() && this.#showProgress(s, p));
+            loaded[s] = { ...models[s], translator };
+          } catch (error) {
+            throw { side: s, error }; // Promise.all keeps only the first: name its model
+          }
         }));
-      } catch (err) {
+      } catch (e) {
         if (!live()) return;
-        const failed = SIDES.find((s) => !loaded[s]) ?? 'a';
-        host.showError(`${models[failed].label}: ${host.explain(err)}`);
+        const side = SIDES.includes(e?.side) ? e.side : 'a';
+        host.showError(`${models[side].label}: ${host.explain(e?.side ? e.error : e)}`);
         this.#models = { a: null, b: null };
         return;
       }
@@ -125,6 +129,7 @@ export class CompareMode {
     const tr = Object.fromEntries(SIDES.map((s) => [s, this.#models[s].translator]));
     view.player.setSpeed(speed);
     view.reset({ play: autoplay && step === null });
+    host.parts.error.hidden = true; // a new sentence: the previous one's error no longer applies
     if (!text.trim()) {
       for (const s of SIDES) view.finish(s);
       this.#setState('done');
@@ -172,16 +177,21 @@ export class CompareMode {
     } catch (err) {
       if (!live()) return;
       for (const s of SIDES) await its[s]?.return();
+      for (const s of SIDES) view.analysisFailed(s);
+      view.analysisDone();
       host.showError(host.explain(err));
       return;
     }
     this.#setState('done');
-    this.applyStep(this.#settings);
+    this.applyStep(this.#settings); // the latest: step or autoplay may have changed while decoding
     this.#dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
   }
 
   // Where playback rests once decoded: word `step`, else the end (autoplay plays to it).
-  applyStep({ step, autoplay }) {
+  // Remembered, so that a step set while decoding applies once decoding is over.
+  applyStep(settings) {
+    this.#settings = settings;
+    const { step, autoplay } = settings;
     const p = this.view.player;
     if (!p.finished) return;
     if (step !== null) p.seek(step);
