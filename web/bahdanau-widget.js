@@ -428,7 +428,7 @@ export class AttentionTranslator extends HTMLElement {
           this.#player.push(step);
         }
         if (this.#sentence !== mine) return;
-        result = translator.translate(text);
+        result = steps.result;
       }
       mine.result = result;
       mine.pieces = pieces(result.targetTokens, result.text);

@@ -28,6 +28,9 @@ for (const variant of WASM) {
           assert.deepEqual(steps.slice(0, n).map((s) => s.prob), t.probs, `${text}: probs`);
           if (!t.truncated) assert.equal(steps[n].word, '</s>');
           if (steps.length) assert.equal(steps.at(-1).done, true);
+          // The iterator's result is translate()'s, from the same decoder (timings aside).
+          const strip = ({ timings, ...rest }) => rest;
+          assert.deepEqual(strip(it.result), strip(t), `${text}: result`);
           for (const s of steps) {
             assert.equal(s.topIds.length, 3);
             const norm = Math.sqrt(s.c.reduce((a, x) => a + x * x, 0));

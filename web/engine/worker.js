@@ -71,8 +71,8 @@ async function translate({ id, text, beam }) {
       post({ type: 'step', id, step: value, ms });
     }
     // The finished translation: the detokenized text, and the attention the page checks its
-    // rows against (the same greedy search, run once more in a few milliseconds).
-    const result = translator.translate(text);
+    // rows against (the decoder's own result, not a second search).
+    const { result } = steps;
     post({ type: 'done', id, result, msPerWord: total / Math.max(1, count) });
   } catch (e) {
     if (active === id) post({ type: 'error', id, phase: 'translate', message: e.message });

@@ -70,8 +70,10 @@ class Translator {
   // e, alpha, c, cNorm, topIds, topWords, topProbs, topLogProbs, done}. The steps' alpha are
   // translate()'s attention rows, in order, then comes the step that emits '</s>' (none when
   // the length limit cuts the translation). Its sourceTokens property holds the attention
-  // columns before the first step. Between steps it yields to the event loop, so a page can
-  // draw each one. Errors in the text throw here, not at the first step.
+  // columns before the first step; its result property, once the last step is out, holds what
+  // translate(text) returns (the decoder's own, so nothing is decoded twice; timings are the
+  // steps' own). Between steps it yields to the event loop, so a page can draw each one.
+  // Errors in the text throw here, not at the first step.
   steps(text, { topK = 5, maxLen } = {}) {
     const native = this.#native('steps');
     const input = prepare(text, 'steps');
@@ -88,13 +90,17 @@ class Translator {
     };
     const iterator = {
       sourceTokens: [],
+      result: null, // set with the last step; stays null if the iterator is returned early
       async next() {
         if (rec.released) return finished();
         if (started) await nextTask();
         started = true;
         if (rec.released) return finished(); // disposed while we waited
         const step = rec.handle.next();
-        if (step === null || step.done) finish();
+        if (step === null || step.done) {
+          iterator.result = rec.handle.result();
+          finish();
+        }
         return step === null ? finished() : { done: false, value: step };
       },
       async return() {

@@ -157,7 +157,7 @@ export class CompareMode {
             return;
           }
           running.delete(s);
-          results[s] = tr[s].translate(text);
+          results[s] = its[s].result;
           view.setResult(s, results[s]);
           view.finish(s);
         });
