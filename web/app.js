@@ -4,6 +4,7 @@
 
 import { EngineClient } from './engine/client.js';
 import { EXAMPLES } from './app/examples.js';
+import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { applyStrings } from './app/i18n.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { AlignmentView } from './ui/alignment.js';
@@ -45,19 +46,12 @@ function setState(state) {
 }
 
 function showError(title, detail, { retry = false } = {}) {
-  const box = $('error');
-  box.replaceChildren(
-    h('p', { class: 'error-title', text: title }),
-    detail ? h('p', { class: 'error-detail', text: detail }) : null,
-    h('p', { class: 'error-keep', text: S.errorKeep }),
-    retry ? h('button', { type: 'button', class: 'retry', text: S.retry, on: { click: () => loadModel() } }) : null,
-  );
-  box.hidden = false;
+  const again = retry ? h('button', { type: 'button', class: 'retry', text: S.retry, on: { click: () => loadModel() } }) : null;
+  showErrorBox($('error'), S, title, detail, again);
 }
 
 function hideError() {
-  $('error').hidden = true;
-  $('error').replaceChildren();
+  hideErrorBox($('error'));
 }
 
 // ---- loading -----------------------------------------------------------------------------
@@ -94,8 +88,7 @@ async function loadModel() {
     engine = await client.load({ model: params.model.url, simd: params.simd, onProgress: showProgress });
   } catch (e) {
     engine = null;
-    const message = { 'no-wasm': S.errorNoWasm, worker: S.errorNoWorker }[e.code] ?? S.errorModel;
-    finishLoadingWithError(message, `${params.model.label}: ${e.message}`);
+    finishLoadingWithError(loadErrorTitle(e, S), `${params.model.label}: ${e.message}`);
     return;
   }
   $('progress').hidden = true;

@@ -3,6 +3,7 @@
 // draws; this file only moves the engines' steps and analyses into it.
 
 import { EngineClient } from './engine/client.js';
+import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES } from './app/examples.js';
 import { applyStrings } from './app/i18n.js';
 import { readCompareParams } from './app/params.js';
@@ -34,19 +35,12 @@ function setState(state) {
 }
 
 function showError(title, detail) {
-  const box = $('error');
-  box.replaceChildren(
-    h('p', { class: 'error-title', text: title }),
-    detail ? h('p', { class: 'error-detail', text: detail }) : null,
-    h('p', { class: 'error-keep', text: S.errorKeep }),
-  );
-  box.hidden = false;
+  showErrorBox($('error'), S, title, detail);
 }
 
 // Clears the last error; a refused a= or b= stays said, since its fallback stays on screen.
 function hideError() {
-  $('error').hidden = true;
-  $('error').replaceChildren();
+  hideErrorBox($('error'));
   if (params.badModel) showError(S.errorTitle, S.errorModelParam);
 }
 
@@ -84,8 +78,7 @@ async function load() {
       view.setModel(side, { info: engines[side].info, label: params[side].label });
     }));
   } catch (e) {
-    const message = { 'no-wasm': S.errorNoWasm, worker: S.errorNoWorker }[e.code] ?? S.errorModel;
-    finishWithError(message, `${SIDES.map((s) => params[s].label).join(', ')}: ${e.message}`);
+    finishWithError(loadErrorTitle(e, S), `${SIDES.map((s) => params[s].label).join(', ')}: ${e.message}`);
     return;
   }
   $('progress').hidden = true;

@@ -12,17 +12,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
 import { meanEntropyBits, mostDifferentRow } from '../../web/ui/attention-stats.js';
-import { ROOT, artifact, launch } from './helpers.mjs';
+import { COMPARE_FILES as FILES, COMPARE_NAMES as NAMES, ROOT, artifact, launch } from './helpers.mjs';
 
 const SENTENCE = 'The black cat is sleeping.';
 const T = { timeout: 180_000 };
-const FILES = {
-  'en-fr': 'models/en-fr.safetensors',
-  'en-fr-dot': 'models/en-fr-dot.safetensors',
-  tiny: 'tests/fixtures/tiny-additive-f32.safetensors',
-  'tiny-dot': 'tests/fixtures/tiny-scaled_dot-f32.safetensors',
-};
-const NAMES = { a: process.env.BL_COMPARE_A ?? 'en-fr', b: process.env.BL_COMPARE_B ?? 'en-fr-dot' };
 
 let browser;
 const ref = {}; // side -> Node translator of the same model

@@ -139,3 +139,14 @@ export async function setSpeed(page, index) {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, index);
 }
+
+// The comparison tests' models by name (as in web/app/params.js), as files in this checkout,
+// and the pair under test: en-fr and en-fr-dot, or BL_COMPARE_A / BL_COMPARE_B (e.g. tiny and
+// tiny-dot, for quick runs).
+export const COMPARE_FILES = {
+  'en-fr': 'models/en-fr.safetensors',
+  'en-fr-dot': 'models/en-fr-dot.safetensors',
+  tiny: 'tests/fixtures/tiny-additive-f32.safetensors',
+  'tiny-dot': 'tests/fixtures/tiny-scaled_dot-f32.safetensors',
+};
+export const COMPARE_NAMES = { a: process.env.BL_COMPARE_A ?? 'en-fr', b: process.env.BL_COMPARE_B ?? 'en-fr-dot' };
