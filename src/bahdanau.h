@@ -31,6 +31,7 @@ constexpr int kMaxBeam = 16;
 
 struct ModelInfo {
   std::string src_lang, tgt_lang, scoring, dtype, kernels;
+  std::string decoder;  // where attention's query comes from: "paper" s_{i-1}, "cgru" s'_i
   int emb, enc_hidden, dec_hidden, attn, src_vocab, tgt_vocab, max_src_len, max_tgt_len;
   size_t num_params, file_bytes, scoring_params;
 };
@@ -66,6 +67,24 @@ struct Step {
   std::vector<float> top_logp;
   std::vector<std::string> top_words;
   bool done = false;      // this step emitted </s> or reached the length limit
+};
+
+// Forced decoding (teacher forcing): the decoder reads a given translation instead of its own
+// choices, so the attention rows show how the model aligns that translation, and each row's
+// probability how surprised the model is by that word.
+struct AlignParams {
+  int top_k = 5;  // the model's own candidates reported per row
+};
+
+struct Alignment {
+  std::vector<std::string> src_tokens;  // the columns: source tokens then "</s>"
+  std::vector<std::string> tgt_tokens;  // the rows: the given target's tokens then "</s>"
+  std::vector<int> tgt_ids;             // their ids, "</s>" included; 1 (<unk>) for a word
+                                        // outside the target vocabulary
+  std::vector<Step> steps;              // one per row: e, alpha, c, top-k; token, word and prob
+                                        // are the given token's ("<unk>" when unknown)
+  double log_prob = 0;                  // sum of the rows' log p: the whole target's
+  int unknown = 0;                      // rows whose word is outside the vocabulary
 };
 
 // What attention's scoring costs on one sentence, measured by re-running the model's own
@@ -114,6 +133,12 @@ class Translator {
 
   bool tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                        std::string* error) const;
+
+  // Forced decoding of target (in the model's target language) after source. Empty source:
+  // an empty Alignment and true. Invalid UTF-8 in either, a source over max_src_len tokens or
+  // a target over max_tgt_len - 1 tokens gives false and a message.
+  bool align(std::string_view source, std::string_view target, const AlignParams& params,
+             Alignment* out, std::string* error);
 
   // Times the scoring of text (empty text: n = 0, all zeros). False on bad text or params.
   bool scoring_cost(std::string_view text, const ScoringCostParams& params, ScoringCost* out,

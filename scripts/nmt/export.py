@@ -11,6 +11,10 @@ FORMAT = "bahdanau-live"
 FORMAT_VERSION = 1
 CONFIG_KEYS = ("src_lang", "tgt_lang", "scoring", "emb", "enc_hidden", "dec_hidden", "attn",
                "maxout", "src_vocab", "tgt_vocab", "max_src_len", "max_tgt_len")
+# Written only when not the default, so files of the paper's decoder stay as they were.
+OPTIONAL_CONFIG = {"decoder": "paper"}
+DEC_GRUS = {"paper": (("dec.gru", "decoder"),),
+            "cgru": (("dec.gru1", "decoder1"), ("dec.gru2", "decoder2"))}
 
 
 def _gru(prefix, w_ih, w_hh, b_ih, b_hh):
@@ -33,8 +37,9 @@ def to_tensors(model):
                                ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))))
     t.update(_gru("enc.bwd", *(sd[e.format(n) + "_reverse"] for n in
                                ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))))
-    t.update(_gru("dec.gru", sd["decoder.weight_ih"], sd["decoder.weight_hh"],
-                  sd["decoder.bias_ih"], sd["decoder.bias_hh"]))
+    for ours, theirs in DEC_GRUS[model.cfg.get("decoder", "paper")]:
+        t.update(_gru(ours, *(sd[f"{theirs}.{n}"] for n in
+                              ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))))
     return t
 
 
@@ -44,9 +49,11 @@ def from_tensors(t, cfg):
           "init.weight": t["dec.init.W"], "init.bias": t["dec.init.b"],
           "att_W.weight": t["att.W"], "att_U.weight": t["att.U"],
           "readout.weight": t["dec.readout.W"], "readout.bias": t["dec.readout.b"],
-          "out_b": t["dec.out.b"],
-          "decoder.weight_ih": t["dec.gru.W_ih"], "decoder.weight_hh": t["dec.gru.W_hh"],
-          "decoder.bias_ih": t["dec.gru.b_ih"], "decoder.bias_hh": t["dec.gru.b_hh"]}
+          "out_b": t["dec.out.b"]}
+    for ours, theirs in DEC_GRUS[cfg.get("decoder", "paper")]:
+        for o, th in (("W_ih", "weight_ih"), ("W_hh", "weight_hh"), ("b_ih", "bias_ih"),
+                      ("b_hh", "bias_hh")):
+            sd[f"{theirs}.{th}"] = t[f"{ours}.{o}"]
     if cfg["scoring"] == "additive":
         sd["att_v"] = t["att.v"]
     for d, suffix in (("fwd", ""), ("bwd", "_reverse")):
@@ -82,6 +89,9 @@ def dequantize(tensors):
 
 def metadata(cfg, meta, dtype, extra=None):
     config = {k: cfg[k] for k in CONFIG_KEYS}
+    for k, default in OPTIONAL_CONFIG.items():
+        if cfg.get(k, default) != default:
+            config[k] = cfg[k]
     config["dtype"] = dtype
     md = {"format": FORMAT, "format_version": FORMAT_VERSION,
           "tokenizer_version": tokenizer.SPEC_VERSION,

@@ -1,12 +1,15 @@
 """Golden fixtures for the C++ core, computed by the PyTorch reference.
 
-  tiny:    tests/fixtures/tiny-{additive,scaled_dot}-{f32,int8}.safetensors + .json
-           (seeded random weights, every step's e / alpha / c, top-5, greedy and beam-4)
+  tiny:    tests/fixtures/tiny-{additive,scaled_dot}[-cgru]-{f32,int8}.safetensors + .json
+           (seeded random weights, every step's e / alpha / c, top-5, greedy and beam-4, and
+           forced decoding of a given French target: every row, its probability and top-5;
+           "-cgru" models score with the conditional GRU's query)
   shipped: tests/fixtures/en-fr-dev100.json (greedy and beam-4 of 100 dev sentences,
            from the int8 weights as stored)
 """
 import argparse
 import json
+import math
 import os
 import random
 
@@ -14,7 +17,7 @@ import torch
 
 from . import corpus, data, export
 from .model import Bahdanau, default_config
-from .search import Translator
+from .search import Translator, copyable
 
 FIX = os.path.join(data.ROOT, "tests", "fixtures")
 
@@ -34,6 +37,18 @@ TINY_INPUTS = [
     "The the the the the the the the the the the the the the the the the the the the.",
     "Big big red house!", "Are you sleeping?",
 ]
+# Forced-decoding targets, one per input: in-vocabulary, unknown words (Zorglub, maison rose),
+# empty, longer than the model would write, and invalid-free odd spacing.
+TINY_TARGETS = [
+    "Le chat noir dort.", "Je vois une voiture rouge.", "Le chien mange.", "Tu n'es pas grand !",
+    "Tom est à Paris.", "Elle aime ma maison blanche.", "Nous sommes petits, ils sont grands.",
+    "Le chat est noir ?", "Je suis Tom.", "Il ne voit pas la voiture.", "", "Un chat.", "le",
+    "?", "Zorglub est grand.", "Tom et Quentin mangent à Paris.", "je suis je suis",
+    "La petite voiture rouge n'est pas ma voiture.", "Chien", "Ils voient un chat noir et blanc "
+    "dans la maison.", "Je suis Tom.", "le le le le le le le le le le le le le le le le le le le "
+    "le le le le le le le le le le le le le le le le le le le", "Grande maison rose !",
+    "  Tu  dors   ?  ",
+]
 
 
 def tiny_meta(cfg):
@@ -41,10 +56,10 @@ def tiny_meta(cfg):
             "src_names": ["I", "Tom", "Paris"], "tgt_names": ["Tom", "Paris"]}
 
 
-def tiny_model(scoring, seed):
+def tiny_model(scoring, seed, decoder="paper"):
     cfg = default_config(scoring=scoring, emb=8, enc_hidden=12, dec_hidden=10, attn=6,
                          src_vocab=len(TINY_SRC) + 4, tgt_vocab=len(TINY_TGT) + 4,
-                         max_src_len=64, max_tgt_len=40, dropout=0.0)
+                         max_src_len=64, max_tgt_len=40, dropout=0.0, decoder=decoder)
     torch.manual_seed(seed)
     model = Bahdanau(cfg)
     with torch.no_grad():
@@ -55,20 +70,40 @@ def tiny_model(scoring, seed):
     return model.eval(), tiny_meta(cfg)
 
 
-def case_record(tr, text, with_steps=True):
+def force_record(tr, text, target):
+    """Forced decoding of target after text: the rows the core's Translator::align must give."""
+    _, ids = tr.source(text)
+    tgt_tokens, tgt_ids = tr.target(target)
+    rec = {"target": target, "tgt_tokens": tgt_tokens + ["</s>"], "tgt_ids": tgt_ids + [data.EOS]}
+    if len(tgt_ids) + 1 > tr.cfg["max_tgt_len"]:
+        rec["error"] = True
+        return rec
+    if not ids:
+        rec["steps"] = []
+        return rec
+    rec["steps"] = tr.force(ids, tgt_ids)
+    rec["log_prob"] = sum(math.log(st["prob"]) for st in rec["steps"])
+    rec["unknown"] = sum(t == data.UNK for t in tgt_ids)
+    return rec
+
+
+def case_record(tr, text, with_steps=True, target=None):
     src_tokens, ids = tr.source(text)
     rec = {"text": text, "src_tokens": src_tokens, "src_ids": ids}
+    if target is not None:
+        rec["force"] = force_record(tr, text, target)
     if not src_tokens:
         rec.update(greedy={"ids": [], "tokens": [], "text": ""},
                    beam4={"ids": [], "tokens": [], "text": "", "norm": None})
         return rec
-    steps = tr.greedy(ids)
+    mask = [copyable(t, tr.tgt_index) for t in src_tokens]
+    steps = tr.greedy(ids, mask)
     if with_steps:
         rec["steps"] = steps
     g_ids = [s["token"] for s in steps]
     g_tok = tr.target_tokens(g_ids, [s["alpha"] for s in steps], src_tokens)
     rec["greedy"] = {"ids": g_ids, "tokens": g_tok, "text": tr.translate(text)["text"]}
-    best = tr.beam(ids, 4)[0]
+    best = tr.beam(ids, 4, mask)[0]
     b_tok = tr.target_tokens(best["ids"], best["alphas"], src_tokens)
     rec["beam4"] = {"ids": best["ids"], "tokens": b_tok, "text": tr.translate(text, 4)["text"],
                     "norm": best["norm"]}
@@ -78,18 +113,23 @@ def case_record(tr, text, with_steps=True):
     return rec
 
 
+TINY_MODELS = ((11, "additive", "paper"), (12, "scaled_dot", "paper"),
+               (13, "additive", "cgru"), (14, "scaled_dot", "cgru"))
+
+
 def write_tiny():
     os.makedirs(FIX, exist_ok=True)
-    for seed, scoring in ((11, "additive"), (12, "scaled_dot")):
-        model, meta = tiny_model(scoring, seed)
+    for seed, scoring, decoder in TINY_MODELS:
+        model, meta = tiny_model(scoring, seed, decoder)
         for dtype in ("f32", "int8"):
-            name = f"tiny-{scoring}-{dtype}"
+            name = f"tiny-{scoring}{'-cgru' if decoder == 'cgru' else ''}-{dtype}"
             path = os.path.join(FIX, name + ".safetensors")
             export.save_model(path, model, meta, dtype)
             ref, ref_meta = export.load_model(path)  # int8: the dequantized weights as stored
             tr = Translator(ref, ref_meta)
-            doc = {"model": name + ".safetensors", "scoring": scoring, "dtype": dtype,
-                   "cases": [case_record(tr, t) for t in TINY_INPUTS]}
+            doc = {"model": name + ".safetensors", "scoring": scoring, "decoder": decoder,
+                   "dtype": dtype, "cases": [case_record(tr, t, target=g)
+                                             for t, g in zip(TINY_INPUTS, TINY_TARGETS)]}
             with open(os.path.join(FIX, name + ".json"), "w") as f:
                 json.dump(doc, f, ensure_ascii=False)
             print("wrote", name)

@@ -10,12 +10,16 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 SCORINGS = ("additive", "scaled_dot")
+# Where the attention query comes from. "paper": s_{i-1}, the state before the decoder reads
+# y_{i-1} (Bahdanau et al. 2014). "cgru": the conditional GRU of Nematus (Sennrich et al. 2017):
+# a first GRU reads y_{i-1}, attention scores with its state s'_i, a second GRU reads c_i.
+DECODERS = ("paper", "cgru")
 
 
 def default_config(**over):
     cfg = dict(src_lang="en", tgt_lang="fr", scoring="additive", emb=128, enc_hidden=256,
                dec_hidden=256, attn=128, maxout=2, src_vocab=6000, tgt_vocab=8000,
-               max_src_len=64, max_tgt_len=80, dropout=0.2)
+               max_src_len=64, max_tgt_len=80, dropout=0.2, decoder="paper")
     cfg.update(over)
     return cfg
 
@@ -25,17 +29,24 @@ class Bahdanau(nn.Module):
         super().__init__()
         if cfg["scoring"] not in SCORINGS:
             raise ValueError(f"scoring must be one of {SCORINGS}, not {cfg['scoring']!r}")
+        if cfg.get("decoder", "paper") not in DECODERS:
+            raise ValueError(f"decoder must be one of {DECODERS}, not {cfg['decoder']!r}")
+        self.cgru = cfg.get("decoder", "paper") == "cgru"
         self.cfg = cfg
         E, H, D, A = cfg["emb"], cfg["enc_hidden"], cfg["dec_hidden"], cfg["attn"]
         self.src_emb = nn.Embedding(cfg["src_vocab"], E, padding_idx=0)
         self.encoder = nn.GRU(E, H, batch_first=True, bidirectional=True)
         self.init = nn.Linear(H, D)                     # s_0 = tanh(W_s <-h_1 + b)
-        self.att_W = nn.Linear(D, A, bias=False)        # query from s_{i-1}
+        self.att_W = nn.Linear(D, A, bias=False)        # query from s_{i-1} (cgru: s'_i)
         self.att_U = nn.Linear(2 * H, A, bias=False)    # keys from h_j
         self.att_v = nn.Parameter(torch.empty(A).uniform_(-0.1, 0.1)) \
             if cfg["scoring"] == "additive" else None
         self.tgt_emb = nn.Embedding(cfg["tgt_vocab"], E, padding_idx=0)
-        self.decoder = nn.GRUCell(E + 2 * H, D)         # input [E y_{i-1}; c_i]
+        if self.cgru:
+            self.decoder1 = nn.GRUCell(E, D)            # s'_i = GRU1(E y_{i-1}, s_{i-1})
+            self.decoder2 = nn.GRUCell(2 * H, D)        # s_i = GRU2(c_i, s'_i)
+        else:
+            self.decoder = nn.GRUCell(E + 2 * H, D)     # s_i = GRU([E y_{i-1}; c_i], s_{i-1})
         # readout t_i = maxout(W_o [s_i; c_i; E y_{i-1}] + b); output size E because the
         # vocabulary projection is tied to the target embedding (keeps int8 under 4 MB).
         self.readout = nn.Linear(D + 2 * H + E, cfg["maxout"] * E)
@@ -71,8 +82,13 @@ class Bahdanau(nn.Module):
     def step(self, y_prev, s_prev, h, keys, mask):
         """Returns (e, alpha, c, s, y_emb) for output position i."""
         y_emb = self.tgt_emb(y_prev)
-        e, alpha, c = self.attend(s_prev, h, keys, mask)
-        s = self.decoder(torch.cat([self.drop(y_emb), c], dim=1), s_prev)
+        if self.cgru:
+            q = self.decoder1(self.drop(y_emb), s_prev)  # s'_i: the query has read y_{i-1}
+            e, alpha, c = self.attend(q, h, keys, mask)
+            s = self.decoder2(c, q)
+        else:
+            e, alpha, c = self.attend(s_prev, h, keys, mask)
+            s = self.decoder(torch.cat([self.drop(y_emb), c], dim=1), s_prev)
         return e, alpha, c, s, y_emb
 
     def logits(self, s, c, y_emb):
@@ -81,18 +97,20 @@ class Bahdanau(nn.Module):
         return self.drop(t) @ self.tgt_emb.weight.t() + self.out_b
 
     # --- teacher-forced training pass --------------------------------------------------------
-    def forward(self, src, src_len, tgt_in):
+    def forward(self, src, src_len, tgt_in, return_alpha=False):
         h, keys, s = self.encode(src, src_len)
         mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
-        states, contexts, embs = [], [], []
+        states, contexts, embs, alphas = [], [], [], []
         for i in range(tgt_in.size(1)):
-            _, _, c, s, y_emb = self.step(tgt_in[:, i], s, h, keys, mask)
+            _, alpha, c, s, y_emb = self.step(tgt_in[:, i], s, h, keys, mask)
             states.append(s)
             contexts.append(c)
             embs.append(y_emb)
+            alphas.append(alpha)
         # The readout and the vocabulary projection need no recurrence: batch them over time.
-        return self.logits(torch.stack(states, 1), torch.stack(contexts, 1),
-                           torch.stack(embs, 1))
+        logits = self.logits(torch.stack(states, 1), torch.stack(contexts, 1),
+                             torch.stack(embs, 1))
+        return (logits, torch.stack(alphas, 1)) if return_alpha else logits
 
     def num_params(self):
         return sum(p.numel() for p in self.parameters())

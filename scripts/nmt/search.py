@@ -4,6 +4,12 @@ This is the oracle the C++ core is tested against, so every choice is spelled ou
 ties go to the lower token id, beam scores are summed in double precision, and the
 length-normalised score of a hypothesis is its total log-probability / its length, with
 </s> counted in the length. docs/model-format.md describes the same algorithm.
+
+<unk> is written only where its replacement would copy a name, a number or a word the target
+language has: the source word with the largest weight in the step's row has an upper-case
+letter or a digit, or is in the target vocabulary. Elsewhere the search takes the best word
+that is not <unk>, because copying a lower-case English word into the French ("Il a runs.")
+is always wrong.
 """
 import math
 
@@ -15,6 +21,23 @@ from . import tokenizer as tk
 TOPK = 5
 
 
+def copyable(token, tgt_index):
+    """A source token that <unk> replacement may copy: it has an upper-case letter (per the
+    tokenizer's case table) or an ASCII digit, so it looks like a name or a number, or it is a
+    word of the target vocabulary ("certain", "art")."""
+    return token in tgt_index or any(tk.is_upper(ord(ch)) or "0" <= ch <= "9" for ch in token)
+
+
+def attended(alpha, n_src):
+    """Index of the source token (</s> excluded) with the largest weight, ties to the earlier."""
+    return max(range(n_src), key=lambda k: (alpha[k], -k))
+
+
+def may_write_unk(alpha, copy_mask):
+    """copy_mask: copyable() of each source token, or None (every <unk> allowed)."""
+    return copy_mask is None or copy_mask[attended(alpha, len(copy_mask))]
+
+
 class Translator:
     def __init__(self, model, meta):
         self.model = model.eval()
@@ -22,10 +45,16 @@ class Translator:
         self.src_itos, self.tgt_itos = meta["src_itos"], meta["tgt_itos"]
         self.src_index = {w: i for i, w in enumerate(self.src_itos)}
         self.src_names = set(meta["src_names"])
+        self.tgt_index = {w: i for i, w in enumerate(self.tgt_itos)}
+        self.tgt_names = set(meta["tgt_names"])
 
     def source(self, text):
         toks = tk.tokenize(text, self.cfg["src_lang"], self.src_names)
         return toks, data.encode(toks, self.src_index)
+
+    def target(self, text):
+        toks = tk.tokenize(text, self.cfg["tgt_lang"], self.tgt_names)
+        return toks, data.encode(toks, self.tgt_index)
 
     def max_len(self, n_src):
         return min(self.cfg["max_tgt_len"], 2 * n_src + 10)
@@ -45,8 +74,9 @@ class Translator:
         logp = torch.log_softmax(self.model.logits(s, c, y_emb), dim=-1)
         return e[0], alpha[0], c[0], s, logp[0]
 
-    def greedy(self, ids):
-        """Greedy decoding; one record per step, the </s> step included."""
+    def greedy(self, ids, copy_mask=None):
+        """Greedy decoding; one record per step, the </s> step included. copy_mask: see
+        may_write_unk (translate passes the source tokens' copyable())."""
         enc = self.encode(ids)
         s, y = enc[2], data.BOS
         steps = []
@@ -54,6 +84,8 @@ class Translator:
             e, alpha, c, s, logp = self.step(enc, y, s)
             top = topk(logp, TOPK)
             y = top[0][0]
+            if y == data.UNK and not may_write_unk(alpha.tolist(), copy_mask):
+                y = top[1][0]
             steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
                           "token": y, "prob": float(torch.exp(logp[y])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
@@ -61,7 +93,26 @@ class Translator:
                 break
         return steps
 
-    def beam(self, ids, k):
+    def force(self, ids, tgt_ids):
+        """Forced decoding (teacher forcing): the decoder reads the given target ids instead of
+        its own choices. One record per target token plus the closing </s>, with the same fields
+        as a greedy step; "prob" is the probability the model gives the forced token."""
+        if len(tgt_ids) + 1 > self.cfg["max_tgt_len"]:
+            raise ValueError(f"target has {len(tgt_ids)} tokens; this model writes at most "
+                             f"{self.cfg['max_tgt_len'] - 1}")
+        enc = self.encode(ids)
+        s, y = enc[2], data.BOS
+        steps = []
+        for tok in list(tgt_ids) + [data.EOS]:
+            e, alpha, c, s, logp = self.step(enc, y, s)
+            top = topk(logp, TOPK)
+            steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
+                          "token": tok, "prob": float(torch.exp(logp[tok])),
+                          "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
+            y = tok
+        return steps
+
+    def beam(self, ids, k, copy_mask=None):
         """Returns the finished hypotheses, best first: dicts with ids, alphas, score, norm."""
         enc = self.encode(ids)
         live = [{"ids": [], "alphas": [], "score": 0.0, "s": enc[2]}]
@@ -73,7 +124,9 @@ class Translator:
                 y = hyp["ids"][-1] if hyp["ids"] else data.BOS
                 _, alpha, _, s, logp = self.step(enc, y, hyp["s"])
                 outs.append((alpha.tolist(), s))
-                for tok, lp in topk(logp, k):
+                unk_ok = may_write_unk(outs[-1][0], copy_mask)
+                best = [(tok, lp) for tok, lp in topk(logp, k + 1) if unk_ok or tok != data.UNK]
+                for tok, lp in best[:k]:
                     cands.append((hyp["score"] + lp, hi, tok))
             cands.sort(key=lambda x: (-x[0], x[1], x[2]))
             width = k - len(finished)
@@ -113,8 +166,7 @@ class Translator:
             if tid == data.EOS:
                 break
             if tid == data.UNK and src_tokens:
-                j = max(range(len(src_tokens)), key=lambda k: (alpha[k], -k))
-                toks.append(src_tokens[j])
+                toks.append(src_tokens[attended(alpha, len(src_tokens))])
             else:
                 toks.append(self.tgt_itos[tid])
         return toks
@@ -123,12 +175,13 @@ class Translator:
         src_tokens, ids = self.source(text)
         if not src_tokens:
             return {"src_tokens": [], "tgt_tokens": [], "text": "", "ids": []}
+        mask = [copyable(t, self.tgt_index) for t in src_tokens]
         if beam <= 1:
-            steps = self.greedy(ids)
+            steps = self.greedy(ids, mask)
             out_ids = [st["token"] for st in steps]
             alphas = [st["alpha"] for st in steps]
         else:
-            best = self.beam(ids, beam)[0]
+            best = self.beam(ids, beam, mask)[0]
             out_ids, alphas = best["ids"], best["alphas"]
         toks = self.target_tokens(out_ids, alphas, src_tokens)
         return {"src_tokens": src_tokens, "tgt_tokens": toks, "ids": out_ids,

@@ -1,6 +1,7 @@
 // bahdanau-translate: the native command line front end.
 //
 //   bahdanau-translate --model models/en-fr.safetensors [--beam K] [--json] [--heatmap] [TEXT...]
+//   bahdanau-translate --model ... --force "Le chat noir dort." "The black cat is sleeping."
 //
 // TEXT (the arguments joined by spaces) is one sentence; without TEXT every stdin line is one.
 // One output line per input line. Errors go to stderr and make the exit status non-zero; a bad
@@ -24,7 +25,7 @@ namespace {
 
 const char* kUsage =
     "usage: bahdanau-translate --model FILE [--beam K] [--max-len N] [--json] [--heatmap]\n"
-    "                          [--scalar] [--info] [TEXT...]\n"
+    "                          [--scalar] [--info] [--force TARGET | --force-tsv] [TEXT...]\n"
     "Translates TEXT, or each line of standard input, and prints one translation per line.\n"
     "  --model FILE   model file (.safetensors), e.g. models/en-fr.safetensors\n"
     "  --beam K       beam search with K hypotheses (1..16; default 1 = greedy)\n"
@@ -32,12 +33,18 @@ const char* kUsage =
     "  --json         one JSON object per line: source, target, attention, probabilities\n"
     "  --heatmap      draw the attention matrix after each translation\n"
     "  --scalar       use the scalar kernels instead of the SIMD ones\n"
-    "  --info         print the model's description as JSON and exit\n";
+    "  --info         print the model's description as JSON and exit\n"
+    "  --force TARGET forced decoding: align the given translation TARGET to TEXT instead of\n"
+    "                 translating; prints each target word's probability (<unk> marks a word\n"
+    "                 outside the vocabulary) and the whole target's log-probability\n"
+    "  --force-tsv    the same for each standard input line SOURCE<TAB>TARGET\n";
 
 struct Options {
   std::string model;
   bl::TranslateParams params;
-  bool json = false, heatmap = false, scalar = false, info = false;
+  bool json = false, heatmap = false, scalar = false, info = false, force_tsv = false;
+  bool force = false;
+  std::string target;  // --force
   std::vector<std::string> text;
 };
 
@@ -76,6 +83,13 @@ int parse(int argc, char** argv, Options* o) {
                      a == "--beam" ? bl::kMaxBeam : 1024);
         return 2;
       }
+    } else if (a == "--force") {
+      const char* v = value("--force");
+      if (!v) return 2;
+      o->force = true;
+      o->target = v;
+    } else if (a == "--force-tsv") {
+      o->force_tsv = true;
     } else if (a == "--json") {
       o->json = true;
     } else if (a == "--heatmap") {
@@ -95,6 +109,19 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (o->model.empty()) {
     std::fprintf(stderr, "bahdanau-translate: --model FILE is required\n%s", kUsage);
+    return 2;
+  }
+  if (o->force && o->force_tsv) {
+    std::fprintf(stderr, "bahdanau-translate: --force and --force-tsv exclude each other\n");
+    return 2;
+  }
+  if (o->force && o->text.empty()) {
+    std::fprintf(stderr, "bahdanau-translate: --force TARGET needs the source TEXT as arguments "
+                         "(use --force-tsv for standard input)\n");
+    return 2;
+  }
+  if (o->force_tsv && !o->text.empty()) {
+    std::fprintf(stderr, "bahdanau-translate: --force-tsv reads standard input, not TEXT\n");
     return 2;
   }
   return 0;
@@ -118,15 +145,41 @@ nlohmann::json to_json(const bl::Translation& t) {
   return j;
 }
 
+nlohmann::json to_json(const bl::Alignment& al) {
+  nlohmann::json j;
+  j["source"] = al.src_tokens;
+  j["target"] = al.tgt_tokens;
+  std::vector<std::string> words;
+  std::vector<float> probs;
+  std::vector<std::vector<float>> attention;
+  for (const bl::Step& s : al.steps) {
+    words.push_back(s.word);
+    probs.push_back(s.prob);
+    attention.push_back(s.alpha);
+  }
+  j["words"] = words;
+  j["attention"] = attention;
+  j["probs"] = probs;
+  j["log_prob"] = al.log_prob;
+  j["unknown"] = al.unknown;
+  return j;
+}
+
 nlohmann::json info_json(const bl::ModelInfo& m) {
   return {{"src_lang", m.src_lang},     {"tgt_lang", m.tgt_lang},
-          {"scoring", m.scoring},       {"dtype", m.dtype},
+          {"scoring", m.scoring},       {"decoder", m.decoder},
+          {"dtype", m.dtype},
           {"kernels", m.kernels},       {"emb", m.emb},
           {"enc_hidden", m.enc_hidden}, {"dec_hidden", m.dec_hidden},
           {"attn", m.attn},             {"src_vocab", m.src_vocab},
           {"tgt_vocab", m.tgt_vocab},   {"max_src_len", m.max_src_len},
           {"max_tgt_len", m.max_tgt_len}, {"num_params", m.num_params},
           {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params}};
+}
+
+void print_json(const nlohmann::json& j) {
+  std::fputs((j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
+             stdout);
 }
 
 // Translates one line; false (and a message on stderr) if it could not.
@@ -139,13 +192,42 @@ bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
     return false;
   }
   if (o.json)
-    std::fputs((to_json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")
-                   .c_str(),
-               stdout);
+    print_json(to_json(t));
   else
     std::printf("%s\n", t.text.c_str());
   if (o.heatmap && !t.tgt_tokens.empty())
     std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
+  std::fflush(stdout);
+  return true;
+}
+
+// Forced decoding of one pair; false (and a message on stderr) if it could not.
+bool run_force(bl::Translator& tr, const Options& o, const std::string& source,
+               const std::string& target) {
+  bl::Alignment al;
+  std::string err;
+  if (!tr.align(source, target, bl::AlignParams{}, &al, &err)) {
+    std::fprintf(stderr, "bahdanau-translate: %s\n", err.c_str());
+    std::fputs(o.json ? "{}\n" : "\n", stdout);
+    return false;
+  }
+  if (o.json) {
+    print_json(to_json(al));
+  } else {  // word/p pairs, then the whole target's log-probability
+    std::string line;
+    for (size_t i = 0; i < al.steps.size(); i++) {
+      char p[32];
+      std::snprintf(p, sizeof p, "%.3f", double(al.steps[i].prob));
+      const bool unk = al.steps[i].token == 1;
+      line += (i ? " " : "") + al.tgt_tokens[i] + (unk ? "<unk>" : "") + "/" + p;
+    }
+    std::printf("%s  log p = %.3f\n", line.c_str(), al.log_prob);
+  }
+  if (o.heatmap && !al.steps.empty()) {
+    std::vector<std::vector<float>> rows;
+    for (const bl::Step& s : al.steps) rows.push_back(s.alpha);
+    std::fputs(bl::render_heatmap(al.src_tokens, al.tgt_tokens, rows).c_str(), stdout);
+  }
   std::fflush(stdout);
   return true;
 }
@@ -178,7 +260,19 @@ int main(int argc, char** argv) {
   if (!o.text.empty()) {
     std::string text;
     for (const auto& t : o.text) text += (text.empty() ? "" : " ") + t;
-    ok = run_one(*tr, o, text);
+    ok = o.force ? run_force(*tr, o, text, o.target) : run_one(*tr, o, text);
+  } else if (o.force_tsv) {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      const size_t tab = line.find('\t');
+      if (tab == std::string::npos) {
+        std::fprintf(stderr, "bahdanau-translate: --force-tsv: line without a TAB\n");
+        std::fputs(o.json ? "{}\n" : "\n", stdout);
+        ok = false;
+        continue;
+      }
+      ok = run_force(*tr, o, line.substr(0, tab), line.substr(tab + 1)) && ok;
+    }
   } else {
     std::string line;
     while (std::getline(std::cin, line)) ok = run_one(*tr, o, line) && ok;

@@ -11,7 +11,7 @@ namespace {
 // Scratch space for one step, reused so a step allocates nothing once warmed up. One Model is
 // used by one thread at a time (the JS API is single-threaded), hence thread_local is enough.
 struct RunState {
-  std::vector<float> x, gi, gh, rz, q, u, t;
+  std::vector<float> x, gi, gh, rz, q, u, t, s_query;
 };
 thread_local RunState rs;
 
@@ -122,21 +122,34 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
   out->s.resize(D);
   out->logp.resize(Vt);
 
-  // Score: e_ij = v . tanh(W s_{i-1} + U h_j)  or  (W s_{i-1} . U h_j) / sqrt(A)
+  fit(rs.x, E + H2);
+  embed(w_.tgt_emb, y_prev, rs.x.data());  // E y_{i-1}
+  fit(rs.gi, 3 * D);
+  const bool cgru = cfg_.decoder == DecoderKind::CGru;
+  const float* query = s_prev;
+  if (cgru) {  // s'_i = GRU1(E y_{i-1}, s_{i-1}): the query has already read the previous word
+    fit(rs.s_query, D);
+    gemv(w_.dec_gru1.W_ih, rs.x.data(), w_.dec_gru1.b_ih.data(), rs.gi.data());
+    gru(w_.dec_gru1, rs.gi.data(), s_prev, rs.s_query.data());
+    query = rs.s_query.data();
+  }
+
+  // Score: e_ij = v . tanh(W q + U h_j)  or  (W q . U h_j) / sqrt(A), q = s_{i-1} or s'_i
   fit(rs.q, A);
-  score(a, s_prev, rs.q.data(), out->e.data());
+  score(a, query, rs.q.data(), out->e.data());
   // Normalise: alpha_i = softmax(e_i)
   k_.softmax(n, out->e.data(), out->alpha.data());
   // Mix: c_i = sum_j alpha_ij h_j
   k_.weighted_sum(n, H2, out->alpha.data(), a.h.data(), H2, out->c.data());
 
-  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
-  fit(rs.x, E + H2);
-  embed(w_.tgt_emb, y_prev, rs.x.data());
-  std::copy(out->c.begin(), out->c.end(), rs.x.begin() + E);
-  fit(rs.gi, 3 * D);
-  gemv(w_.dec_gru.W_ih, rs.x.data(), w_.dec_gru.b_ih.data(), rs.gi.data());
-  gru(w_.dec_gru, rs.gi.data(), s_prev, out->s.data());
+  if (cgru) {  // s_i = GRU2(c_i, s'_i)
+    gemv(w_.dec_gru2.W_ih, out->c.data(), w_.dec_gru2.b_ih.data(), rs.gi.data());
+    gru(w_.dec_gru2, rs.gi.data(), query, out->s.data());
+  } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
+    std::copy(out->c.begin(), out->c.end(), rs.x.begin() + E);
+    gemv(w_.dec_gru.W_ih, rs.x.data(), w_.dec_gru.b_ih.data(), rs.gi.data());
+    gru(w_.dec_gru, rs.gi.data(), s_prev, out->s.data());
+  }
 
   // Generate: t = maxout(W_o [s_i; c_i; E y_{i-1}] + b_o); p = softmax(E_tgt t + b_out)
   fit(rs.u, D + H2 + E);

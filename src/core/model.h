@@ -14,6 +14,8 @@ struct Annotations {
   std::vector<float> h;     // [n, 2H]  h_j = [->h_j; <-h_j]
   std::vector<float> keys;  // [n, A]   U h_j, precomputed so a step costs one GEMV less per j
   std::vector<float> s0;    // [D]      tanh(W_init <-h_1 + b)
+  // Per source token (</s> excluded): may <unk> replacement copy it? (search.h). Empty: all.
+  std::vector<char> copyable;
 };
 
 // The outputs of one decoder step i.
@@ -32,6 +34,7 @@ class Model {
   // ids: source token ids without </s> (appended here).
   void encode(const std::vector<int>& ids, Annotations* out) const;
   // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
+  // Attention's query is s_{i-1} (Config::decoder Paper) or s'_i = GRU1(E y_{i-1}, s_{i-1}) (CGru).
   void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
 
   // The two halves of attention's scoring, public so they can be timed and reused on their own:

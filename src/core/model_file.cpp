@@ -137,6 +137,11 @@ bool read_config(const json& meta, Config* cfg, std::string* error) {
   cfg->tgt_lang = langs[tgt_lang];
   cfg->scoring = scoring == 0 ? Scoring::Additive : Scoring::ScaledDot;
   cfg->dtype = dtype == 0 ? DType::F32 : DType::Int8;
+  if (c.contains("decoder")) {  // optional: files of the paper's decoder do not name it
+    size_t decoder;
+    if (!read_choice(c, "decoder", {"paper", "cgru"}, &decoder, error)) return false;
+    cfg->decoder = decoder == 0 ? DecoderKind::Paper : DecoderKind::CGru;
+  }
   // Vocabularies hold at least the 4 special tokens; maxout is fixed at pairs by the format.
   return read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) &&
          read_int(c, "enc_hidden", 1, kMaxWidth, &cfg->enc_hidden, error) &&

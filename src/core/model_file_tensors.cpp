@@ -94,10 +94,21 @@ bool list_params(const Config& cfg, Weights* w, std::vector<Param>* params, std:
   matrix("att.U", A, H2, &w->att_U);
   if (cfg.scoring == Scoring::Additive) vector("att.v", A, &w->att_v);
   matrix("tgt_emb", Vt, E, &w->tgt_emb);
-  matrix("dec.gru.W_ih", D3, dec_in, &w->dec_gru.W_ih);
-  matrix("dec.gru.W_hh", D3, D, &w->dec_gru.W_hh);
-  vector("dec.gru.b_ih", D3, &w->dec_gru.b_ih);
-  vector("dec.gru.b_hh", D3, &w->dec_gru.b_hh);
+  auto gru = [&](const char* prefix, uint64_t in, Gru* g) {
+    static const char* parts[] = {".W_ih", ".W_hh", ".b_ih", ".b_hh"};
+    std::string names[4];
+    for (int i = 0; i < 4; i++) names[i] = std::string(prefix) + parts[i];
+    params->push_back({names[0], D3, in, &g->W_ih, nullptr});
+    params->push_back({names[1], D3, D, &g->W_hh, nullptr});
+    params->push_back({names[2], D3, 0, nullptr, &g->b_ih});
+    params->push_back({names[3], D3, 0, nullptr, &g->b_hh});
+  };
+  if (cfg.decoder == DecoderKind::CGru) {
+    gru("dec.gru1", E, &w->dec_gru1);
+    gru("dec.gru2", H2, &w->dec_gru2);
+  } else {
+    gru("dec.gru", dec_in, &w->dec_gru);
+  }
   matrix("dec.readout.W", ME, readout_in, &w->readout_W);
   vector("dec.readout.b", ME, &w->readout_b);
   vector("dec.out.b", Vt, &w->out_b);

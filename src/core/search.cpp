@@ -26,11 +26,22 @@ std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) 
   return out;
 }
 
+bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable) {
+  if (copyable.empty()) return true;
+  size_t best = 0;
+  for (size_t j = 1; j < copyable.size() && j < alpha.size(); j++)
+    if (alpha[j] > alpha[best]) best = j;
+  return copyable[best] != 0;
+}
+
 std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp) {
   m.step(a, hyp->ids.empty() ? kBos : hyp->ids.back(), s->data(), st);
-  auto best = top_k(st->logp, top);
-  const int y = best[0].first;
+  auto best = top_k(st->logp, std::max(top, 2));  // the runner-up stands in for a banned <unk>
+  const bool skip_unk = best[0].first == kUnk && best.size() > 1 &&
+                        !may_write_unk(st->alpha, a.copyable);
+  const int y = best[skip_unk ? 1 : 0].first;
+  if (int(best.size()) > top) best.resize(size_t(std::max(top, 1)));
   hyp->ids.push_back(y);
   hyp->alphas.push_back(st->alpha);
   hyp->probs.push_back(std::exp(st->logp[y]));
@@ -68,7 +79,13 @@ std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int ma
     for (size_t hi = 0; hi < live.size(); hi++) {
       const Hyp& h = live[hi].hyp;
       m.step(a, h.ids.empty() ? kBos : h.ids.back(), live[hi].s.data(), &outs[hi]);
-      for (auto [tok, lp] : top_k(outs[hi].logp, k)) cands.emplace_back(h.score + double(lp), int(hi), tok);
+      const bool unk_ok = may_write_unk(outs[hi].alpha, a.copyable);
+      int taken = 0;
+      for (auto [tok, lp] : top_k(outs[hi].logp, k + 1)) {
+        if (taken == k || (tok == kUnk && !unk_ok)) continue;
+        cands.emplace_back(h.score + double(lp), int(hi), tok);
+        taken++;
+      }
     }
     std::sort(cands.begin(), cands.end(), [](const auto& x, const auto& y) {
       if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) > std::get<0>(y);

@@ -34,6 +34,11 @@ Hyp greedy_search(const Model& m, const Annotations& a, int max_len);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
 std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len);
 
+// Whether the search may write <unk> at a step whose attention row is alpha: the source token
+// it would copy (largest weight, </s> excluded, ties to the earlier) is marked copyable, or
+// nothing is marked. Otherwise greedy and beam search take the best word that is not <unk>.
+bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable);
+
 // Ids -> tokens up to </s>; an <unk> becomes the source token (not </s>) with the largest
 // weight in its attention row, ties to the earlier one (Luong et al., 2015).
 std::vector<std::string> target_words(const std::vector<int>& ids,

@@ -61,6 +61,25 @@ uint32_t lower_to_upper(uint32_t cp) {
 
 bool is_upper(uint32_t cp) { return upper_to_lower(cp) != cp; }
 
+}  // namespace
+
+bool looks_like_name_or_number(std::string_view token) {
+  for (size_t pos = 0; pos < token.size();) {
+    uint32_t cp = 0;
+    const char* why = nullptr;
+    const size_t len = utf8_decode_one(token, pos, &cp, &why);
+    if (len == 0) {
+      pos++;
+      continue;
+    }
+    if (is_upper(cp) || (cp >= '0' && cp <= '9')) return true;
+    pos += len;
+  }
+  return false;
+}
+
+namespace {
+
 // Spec steps 1-3 in one pass: drop controls, map spaces / apostrophes / quotes / hyphens,
 // compose Latin accents onto the character already emitted.
 void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out) {

@@ -13,6 +13,11 @@ namespace bl {
 
 constexpr int kTokenizerSpecVersion = 1;
 
+// True when token has an upper-case letter (per the spec's case table) or an ASCII digit, so
+// it looks like a name or a number: what <unk> replacement may copy (scripts/nmt/search.py
+// copyable). Bytes that do not decode count as neither.
+bool looks_like_name_or_number(std::string_view token);
+
 class Tokenizer {
  public:
   // lang is "en" or "fr". Any other value behaves like the reference does for it: no clitic

@@ -10,47 +10,10 @@
 #include "core/search.h"
 #include "core/self_attention.h"
 #include "core/tokenizer.h"
+#include "core/translator_impl.h"
 
 namespace bl {
 
-namespace {
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
-
-struct Translator::Impl {
-  ModelData data;
-  std::unique_ptr<Model> model;
-  std::unique_ptr<Tokenizer> src_tok, tgt_tok;
-  std::unordered_map<std::string, int> src_index;
-  ModelInfo info;
-
-  // Tokens and ids of a source sentence; false on invalid UTF-8 or too many tokens.
-  bool source(std::string_view text, std::vector<std::string>* toks, std::vector<int>* ids,
-              std::string* error) const {
-    if (!src_tok->tokenize(text, toks, error)) return false;
-    if (int(toks->size()) > data.config.max_src_len) {
-      *error = "input has " + std::to_string(toks->size()) + " tokens; this model reads at most " +
-               std::to_string(data.config.max_src_len) + " (split the text into sentences)";
-      return false;
-    }
-    ids->clear();
-    for (const std::string& t : *toks) {
-      auto it = src_index.find(t);
-      ids->push_back(it == src_index.end() ? kUnk : it->second);
-    }
-    return true;
-  }
-
-  void fill(const Hyp& best, const std::vector<std::string>& src_tokens, Translation* out) const {
-    out->tgt_tokens = target_words(best.ids, best.alphas, src_tokens, data.tgt_vocab);
-    out->tgt_ids.assign(best.ids.begin(), best.ids.begin() + out->tgt_tokens.size());
-    out->attention.assign(best.alphas.begin(), best.alphas.begin() + out->tgt_tokens.size());
-    out->truncated = !best.finished;
-    out->text = tgt_tok->detokenize(out->tgt_tokens);
-  }
-};
 
 Translator::Translator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Translator::~Translator() = default;
@@ -66,11 +29,13 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names);
   impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names);
   for (size_t i = 0; i < d.src_vocab.size(); i++) impl->src_index.emplace(d.src_vocab[i], int(i));
+  for (size_t i = 0; i < d.tgt_vocab.size(); i++) impl->tgt_index.emplace(d.tgt_vocab[i], int(i));
 
   ModelInfo& in = impl->info;
   in.src_lang = c.src_lang;
   in.tgt_lang = c.tgt_lang;
   in.scoring = c.scoring == Scoring::Additive ? "additive" : "scaled_dot";
+  in.decoder = c.decoder == DecoderKind::CGru ? "cgru" : "paper";
   in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
   in.kernels = k.name;
   in.emb = c.emb;
@@ -156,6 +121,7 @@ bool Translator::translate(std::string_view text, const TranslateParams& p, Tran
   auto t0 = std::chrono::steady_clock::now();
   Annotations a;
   impl_->model->encode(out->src_ids, &a);
+  impl_->mark_copyable(toks, &a);
   out->encode_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
   const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
@@ -211,6 +177,7 @@ std::unique_ptr<Decoder> Translator::start(std::string_view text, const Translat
   } else {
     auto t0 = std::chrono::steady_clock::now();
     impl_->model->encode(st->src_ids, &st->a);
+    impl_->mark_copyable(st->src_tokens, &st->a);
     st->s = st->a.s0;
     st->encode_ms = ms_since(t0);
   }

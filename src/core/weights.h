@@ -8,11 +8,15 @@
 namespace bl {
 
 enum class Scoring { Additive, ScaledDot };
+// Where attention's query comes from: Paper scores with s_{i-1} (Bahdanau et al. 2014); CGru
+// with s'_i, the state of a first GRU that has read y_{i-1} (Sennrich et al. 2017).
+enum class DecoderKind { Paper, CGru };
 enum class DType { F32, Int8 };
 
 struct Config {
   std::string src_lang, tgt_lang;  // "en", "fr"
   Scoring scoring = Scoring::Additive;
+  DecoderKind decoder = DecoderKind::Paper;
   DType dtype = DType::F32;
   int emb = 0;         // E
   int enc_hidden = 0;  // H (annotations are 2H wide)
@@ -46,7 +50,8 @@ struct Weights {
   Matrix att_U;                   // [A, 2H]
   std::vector<float> att_v;       // [A], additive only
   Matrix tgt_emb;                 // [Vt, E], also the tied output projection
-  Gru dec_gru;                    // input E + 2H, hidden D
+  Gru dec_gru;                    // Paper: input E + 2H, hidden D
+  Gru dec_gru1, dec_gru2;         // CGru: input E, and input 2H; hidden D
   Matrix readout_W;               // [M*E, D + 2H + E]
   std::vector<float> readout_b;   // [M*E]
   std::vector<float> out_b;       // [Vt]

@@ -1,7 +1,7 @@
 // Parity with the PyTorch reference (scripts/nmt/golden.py): every step's e, alpha, c and
-// top-5, the greedy and beam-4 outputs and (scaled_dot) the source self-attention, for the tiny
-// models (both scorings, f32 and int8) with both kernel sets; and both shipped models' 100 dev
-// translations, token for token.
+// top-5, the greedy and beam-4 outputs, forced decoding of a given target, and (scaled_dot) the
+// source self-attention, for the tiny models (both scorings, both decoders, f32 and int8) with
+// both kernel sets; and both shipped models' 100 dev translations, token for token.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,6 +47,46 @@ void expect_close(const std::vector<float>& got, const json& want, const std::st
   }
 }
 
+// Translator::align against the reference's Translator.force: every row, and the refusal of a
+// target longer than the model may write.
+void expect_forced(bl::Translator& tr, const std::string& text, const json& want) {
+  const std::string target = want["target"];
+  SCOPED_TRACE("forced target: " + target);
+  bl::Alignment al;
+  std::string err;
+  const bool ok = tr.align(text, target, bl::AlignParams{}, &al, &err);
+  if (want.contains("error")) {
+    EXPECT_FALSE(ok);
+    EXPECT_NE(err.find("this model writes at most"), std::string::npos) << err;
+    return;
+  }
+  ASSERT_TRUE(ok) << err;
+  const json& steps = want["steps"];
+  if (steps.empty()) {  // no source: nothing to align
+    EXPECT_TRUE(al.steps.empty());
+    return;
+  }
+  EXPECT_EQ(al.tgt_tokens, want["tgt_tokens"].get<std::vector<std::string>>());
+  EXPECT_EQ(al.tgt_ids, want["tgt_ids"].get<std::vector<int>>());
+  EXPECT_EQ(al.unknown, want["unknown"].get<int>());
+  // A sum of one float32 log-probability a row: the tolerance grows with its size.
+  const double lp = want["log_prob"].get<double>();
+  EXPECT_NEAR(al.log_prob, lp, 1e-4 + 2e-6 * std::fabs(lp));
+  ASSERT_EQ(al.steps.size(), steps.size());
+  for (size_t i = 0; i < steps.size(); i++) {
+    const std::string at = "forced row " + std::to_string(i) + " ";
+    const bl::Step& st = al.steps[i];
+    expect_close(st.e, steps[i]["e"], at + "e");
+    expect_close(st.alpha, steps[i]["alpha"], at + "alpha");
+    expect_close(st.c, steps[i]["c"], at + "c");
+    EXPECT_EQ(st.token, steps[i]["token"].get<int>()) << at;
+    EXPECT_NEAR(st.prob, steps[i]["prob"].get<double>(), 1e-5) << at;
+    EXPECT_EQ(st.top_ids, steps[i]["top_ids"].get<std::vector<int>>()) << at;
+    expect_close(st.top_logp, steps[i]["top_logp"], at + "top_logp");
+    EXPECT_EQ(st.done, i + 1 == steps.size()) << at;
+  }
+}
+
 struct Golden {
   std::string name;
   bool simd;
@@ -62,7 +102,7 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   ASSERT_TRUE(tr);
   EXPECT_EQ(tr->info().kernels, std::string(g.simd && bl::have_simd_kernels() ? "wasm-simd" : "scalar"));
   ASSERT_GE(doc["cases"].size(), 20u);
-  int self_attention_cases = 0;
+  int self_attention_cases = 0, forced_cases = 0;
   for (const json& c : doc["cases"]) {
     const std::string text = c["text"];
     SCOPED_TRACE(text);
@@ -103,6 +143,10 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
         expect_close(sa.weights[i], want["weights"][i], "self-attention weights row " + std::to_string(i));
       }
     }
+    if (c.contains("force")) {
+      expect_forced(*tr, text, c["force"]);
+      forced_cases++;
+    }
     bl::Translation t;
     ASSERT_TRUE(tr->translate(text, p, &t, &err)) << err;
     EXPECT_EQ(t.src_ids, c["src_ids"].get<std::vector<int>>());
@@ -120,6 +164,8 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   if (doc["scoring"] == "scaled_dot") {
     EXPECT_GE(self_attention_cases, 20);
   }
+  EXPECT_EQ(forced_cases, int(doc["cases"].size()));
+  EXPECT_EQ(tr->info().decoder, doc["decoder"].get<std::string>());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -127,7 +173,14 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(Golden{"tiny-additive-f32", false}, Golden{"tiny-additive-f32", true},
                     Golden{"tiny-additive-int8", false}, Golden{"tiny-additive-int8", true},
                     Golden{"tiny-scaled_dot-f32", false}, Golden{"tiny-scaled_dot-f32", true},
-                    Golden{"tiny-scaled_dot-int8", false}, Golden{"tiny-scaled_dot-int8", true}),
+                    Golden{"tiny-scaled_dot-int8", false}, Golden{"tiny-scaled_dot-int8", true},
+                    Golden{"tiny-additive-cgru-f32", false}, Golden{"tiny-additive-cgru-f32", true},
+                    Golden{"tiny-additive-cgru-int8", false},
+                    Golden{"tiny-additive-cgru-int8", true},
+                    Golden{"tiny-scaled_dot-cgru-f32", false},
+                    Golden{"tiny-scaled_dot-cgru-f32", true},
+                    Golden{"tiny-scaled_dot-cgru-int8", false},
+                    Golden{"tiny-scaled_dot-cgru-int8", true}),
     [](const testing::TestParamInfo<Golden>& i) {
       std::string n = i.param.name + (i.param.simd ? "_simd" : "_scalar");
       for (char& ch : n)

@@ -1,0 +1,63 @@
+// What a bl::Translator holds, shared by the files that implement its methods.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "bahdanau.h"
+#include "core/model.h"
+#include "core/search.h"
+#include "core/tokenizer.h"
+#include "core/weights.h"
+
+namespace bl {
+
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Translator::Impl {
+  ModelData data;
+  std::unique_ptr<Model> model;
+  std::unique_ptr<Tokenizer> src_tok, tgt_tok;
+  std::unordered_map<std::string, int> src_index, tgt_index;
+  ModelInfo info;
+
+  // Tokens and ids of a source sentence; false on invalid UTF-8 or too many tokens.
+  bool source(std::string_view text, std::vector<std::string>* toks, std::vector<int>* ids,
+              std::string* error) const {
+    if (!src_tok->tokenize(text, toks, error)) return false;
+    if (int(toks->size()) > data.config.max_src_len) {
+      *error = "input has " + std::to_string(toks->size()) + " tokens; this model reads at most " +
+               std::to_string(data.config.max_src_len) + " (split the text into sentences)";
+      return false;
+    }
+    ids->clear();
+    for (const std::string& t : *toks) {
+      auto it = src_index.find(t);
+      ids->push_back(it == src_index.end() ? kUnk : it->second);
+    }
+    return true;
+  }
+
+  // Which source tokens <unk> replacement may copy: names, numbers, and words the target
+  // vocabulary has ("certain" is French too). Never a lower-case English word ("runs").
+  void mark_copyable(const std::vector<std::string>& toks, Annotations* a) const {
+    a->copyable.clear();
+    for (const std::string& t : toks)
+      a->copyable.push_back(tgt_index.count(t) > 0 || looks_like_name_or_number(t));
+  }
+
+  void fill(const Hyp& best, const std::vector<std::string>& src_tokens, Translation* out) const {
+    out->tgt_tokens = target_words(best.ids, best.alphas, src_tokens, data.tgt_vocab);
+    out->tgt_ids.assign(best.ids.begin(), best.ids.begin() + out->tgt_tokens.size());
+    out->attention.assign(best.alphas.begin(), best.alphas.begin() + out->tgt_tokens.size());
+    out->truncated = !best.finished;
+    out->text = tgt_tok->detokenize(out->tgt_tokens);
+  }
+};
+
+}  // namespace bl
