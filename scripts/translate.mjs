@@ -3,6 +3,7 @@
 //
 //   scripts/translate [--engine wasm-simd|wasm-scalar|native] [--model FILE] [--beam K]
 //                     [--max-len N] [--json] [--heatmap] [TEXT...]
+//   scripts/translate --force "Le chat noir dort." "The black cat is sleeping."
 //
 // Same flags and output as the native CLI (src/cli/main.cpp): one output line per input line,
 // `--json` lines with the native keys and number format, errors on stderr, exit status 1 for
@@ -14,11 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { createTranslator } from '../web/lib/bahdanau.js';
 import { loadVariant } from '../web/lib/loader.js';
 import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
-import { dump, infoObject, translationObject } from './lib/native-json.mjs';
+import { alignmentLine, alignmentObject, dump, infoObject, translationObject } from './lib/native-json.mjs';
 
 const PROG = 'bahdanau-live';
 const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
-                     [--scalar] [--info] [TEXT...]
+                     [--scalar] [--info] [--force TARGET | --force-tsv] [TEXT...]
 Translates TEXT, or each line of standard input, and prints one translation per line.
   --engine E     wasm-simd (default), wasm-scalar, or native (build/native/bahdanau-translate)
   --model FILE   model file (.safetensors); default models/en-fr.safetensors
@@ -28,6 +29,10 @@ Translates TEXT, or each line of standard input, and prints one translation per 
   --heatmap      draw the attention matrix after each translation
   --scalar       use the scalar kernels (for wasm: the wasm-scalar engine)
   --info         print the model's description as JSON and exit
+  --force TARGET forced decoding: align the given translation TARGET to TEXT instead of
+                 translating; prints each target word's probability (<unk> marks a word
+                 outside the vocabulary) and the whole target's log-probability
+  --force-tsv    the same for each standard input line SOURCE<TAB>TARGET
 `;
 
 const err = (msg) => process.stderr.write(`${PROG}: ${msg}\n`);
@@ -43,7 +48,8 @@ function parseIntArg(s, lo, hi) {
 // -> options, or a number: the exit status (0 after --help).
 function parse(argv) {
   const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
-    heatmap: false, scalar: false, info: false, text: [], passthrough: [] };
+    heatmap: false, scalar: false, info: false, force: null, forceTsv: false, text: [],
+    passthrough: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -83,6 +89,14 @@ function parse(argv) {
       else o.maxLen = n;
       o.passthrough.push(a, v);
       continue;
+    } else if (a === '--force') {
+      const v = value();
+      if (v === null) return 2;
+      o.force = v;
+      o.passthrough.push(a, v);
+      continue;
+    } else if (a === '--force-tsv') {
+      o.forceTsv = true;
     } else if (a === '--json' || a === '--heatmap' || a === '--scalar' || a === '--info') {
       o[a.slice(2)] = true;
     } else if (a === '--') {
@@ -98,6 +112,19 @@ function parse(argv) {
     o.passthrough.push(a);
   }
   if (o.scalar && o.engine === 'wasm-simd') o.engine = 'wasm-scalar';
+  // The native CLI's checks, in its order and words.
+  if (o.force !== null && o.forceTsv) {
+    err('--force and --force-tsv exclude each other');
+    return 2;
+  }
+  if (o.force !== null && !o.text.length) {
+    err('--force TARGET needs the source TEXT as arguments (use --force-tsv for standard input)');
+    return 2;
+  }
+  if (o.forceTsv && o.text.length) {
+    err('--force-tsv reads standard input, not TEXT');
+    return 2;
+  }
   return o;
 }
 
@@ -162,9 +189,26 @@ async function main(argv) {
     return true;
   };
 
+  const forceLine = (source, target) => {
+    let r;
+    try {
+      r = tr.align(source, target);
+    } catch (e) {
+      err(e.message);
+      out(o.json ? '{}\n' : '\n');
+      return false;
+    }
+    out(`${o.json ? dump(module, alignmentObject(r), { ints: ['unknown'] }) : alignmentLine(r)}\n`);
+    if (o.heatmap && r.steps.length) {
+      out(tr.heatmap({ sourceTokens: r.sourceTokens, targetTokens: r.targetTokens,
+        attention: r.steps.map((s) => s.alpha) }));
+    }
+    return true;
+  };
+
   let ok = true;
   if (o.text.length) {
-    ok = translateLine(o.text.join(' '));
+    ok = o.force !== null ? forceLine(o.text.join(' '), o.force) : translateLine(o.text.join(' '));
   } else {
     const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     let n = 0;
@@ -179,7 +223,18 @@ async function main(argv) {
         ok = false;
         continue;
       }
-      ok = translateLine(line) && ok;
+      if (o.forceTsv) {
+        const tab = line.indexOf('\t');
+        if (tab < 0) {
+          err('--force-tsv: line without a TAB');
+          out(o.json ? '{}\n' : '\n');
+          ok = false;
+          continue;
+        }
+        ok = forceLine(line.slice(0, tab), line.slice(tab + 1)) && ok;
+      } else {
+        ok = translateLine(line) && ok;
+      }
     }
   }
   tr.dispose();

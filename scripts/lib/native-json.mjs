@@ -24,10 +24,31 @@ export function translationObject(r) {
   return o;
 }
 
+// A --force line's object, from a web/lib align() result.
+export function alignmentObject(r) {
+  return {
+    source: r.sourceTokens,
+    target: r.targetTokens,
+    words: r.steps.map((s) => s.word),
+    attention: r.steps.map((s) => s.alpha),
+    probs: r.steps.map((s) => s.prob),
+    log_prob: r.logProb,
+    unknown: r.unknown,
+  };
+}
+
+// --force's text line: each target token with its probability ('<unk>' appended when the
+// model does not know the word), then the whole target's log-probability.
+export function alignmentLine(r) {
+  const words = r.steps.map((s, i) =>
+    `${r.targetTokens[i]}${s.token === 1 ? '<unk>' : ''}/${s.prob.toFixed(3)}`);
+  return `${words.join(' ')}  log p = ${r.logProb.toFixed(3)}`;
+}
+
 // --info's object, from a web/lib info() result.
 export function infoObject(i) {
   const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const keys = ['srcLang', 'tgtLang', 'scoring', 'dtype', 'kernels', 'emb', 'encHidden',
+  const keys = ['srcLang', 'tgtLang', 'scoring', 'decoder', 'dtype', 'kernels', 'emb', 'encHidden',
     'decHidden', 'attn', 'srcVocab', 'tgtVocab', 'maxSrcLen', 'maxTgtLen', 'numParams',
     'fileBytes', 'scoringParams'];
   return Object.fromEntries(keys.map((k) => [snake(k), i[k]]));
@@ -36,7 +57,8 @@ export function infoObject(i) {
 // The JSON text itself: made by the engine's Embind dumpJson, i.e. by nlohmann::json as in the
 // native CLI, since its double formatting (Grisu2) differs from JavaScript's in the last digit
 // of about 1 number in 200. floats: numbers are doubles ("1.0"), as in a translation; else
-// integers, as in --info.
-export function dump(module, value, { floats = true } = {}) {
-  return module.dumpJson(value, floats);
+// integers, as in --info. ints: keys whose values are integers all the same (a --force line's
+// "unknown" count).
+export function dump(module, value, { floats = true, ints = [] } = {}) {
+  return module.dumpJson(value, floats, ints);
 }

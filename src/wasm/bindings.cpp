@@ -7,6 +7,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -74,6 +75,29 @@ val translation(const bl::Translation& t) {
   return o;
 }
 
+// One decoder row, as Decoder.next() and Translator.align() give it.
+val step_object(const bl::Step& s) {
+  double sq = 0;
+  for (float x : s.c) sq += double(x) * x;
+  std::vector<float> top_probs(s.top_logp.size());
+  for (size_t k = 0; k < top_probs.size(); k++) top_probs[k] = std::exp(s.top_logp[k]);
+  val o = val::object();
+  o.set("index", s.index);
+  o.set("token", s.token);
+  o.set("word", s.word);
+  o.set("prob", s.prob);
+  o.set("e", numbers(s.e));
+  o.set("alpha", numbers(s.alpha));
+  o.set("c", numbers(s.c));
+  o.set("cNorm", std::sqrt(sq));
+  o.set("topIds", numbers(s.top_ids));
+  o.set("topWords", strings(s.top_words));
+  o.set("topLogProbs", numbers(s.top_logp));
+  o.set("topProbs", numbers(top_probs));
+  o.set("done", s.done);
+  return o;
+}
+
 // JS: `new Module.Translator()`, then `load(bytes, simd)`; web/lib owns it and calls delete().
 class Translator {
  public:
@@ -107,6 +131,7 @@ class Translator {
     o.set("srcLang", m.src_lang);
     o.set("tgtLang", m.tgt_lang);
     o.set("scoring", m.scoring);
+    o.set("decoder", m.decoder);
     o.set("dtype", m.dtype);
     o.set("kernels", m.kernels);
     o.set("emb", m.emb);
@@ -138,6 +163,25 @@ class Translator {
     o.set("keysUs", c.keys_us);
     o.set("batches", c.batches);
     o.set("callsPerBatch", double(c.calls_per_batch));
+    return o;
+  }
+
+  val align(const std::string& source, const std::string& target, int top_k) {
+    if (!tr_) return error_object("no model loaded");
+    bl::AlignParams p;
+    p.top_k = top_k;
+    bl::Alignment al;
+    std::string err;
+    if (!tr_->align(source, target, p, &al, &err)) return error_object(err);
+    val o = val::object();
+    o.set("sourceTokens", strings(al.src_tokens));
+    o.set("targetTokens", strings(al.tgt_tokens));
+    o.set("targetIds", numbers(al.tgt_ids));
+    val steps = val::array();
+    for (size_t i = 0; i < al.steps.size(); i++) steps.set(i, step_object(al.steps[i]));
+    o.set("steps", steps);
+    o.set("logProb", al.log_prob);
+    o.set("unknown", al.unknown);
     return o;
   }
 
@@ -180,25 +224,7 @@ class Decoder {
   val next() {
     bl::Step s;
     if (!dec_ || !dec_->next(&s)) return val::null();
-    double sq = 0;
-    for (float x : s.c) sq += double(x) * x;
-    std::vector<float> top_probs(s.top_logp.size());
-    for (size_t k = 0; k < top_probs.size(); k++) top_probs[k] = std::exp(s.top_logp[k]);
-    val o = val::object();
-    o.set("index", s.index);
-    o.set("token", s.token);
-    o.set("word", s.word);
-    o.set("prob", s.prob);
-    o.set("e", numbers(s.e));
-    o.set("alpha", numbers(s.alpha));
-    o.set("c", numbers(s.c));
-    o.set("cNorm", std::sqrt(sq));
-    o.set("topIds", numbers(s.top_ids));
-    o.set("topWords", strings(s.top_words));
-    o.set("topLogProbs", numbers(s.top_logp));
-    o.set("topProbs", numbers(top_probs));
-    o.set("done", s.done);
-    return o;
+    return step_object(s);
   }
 
   val result() const { return dec_ ? translation(dec_->result()) : error_object(error_); }
@@ -220,8 +246,9 @@ std::string heatmap(const val& columns, const val& row_labels, const val& weight
 }
 
 // A JS value (plain objects, arrays, strings, numbers, booleans) as nlohmann::json; numbers
-// become doubles when floats is set, else integers where they are integral.
-nlohmann::json from_js(const val& v, bool floats) {
+// become doubles when floats is set, else integers where they are integral. The values of the
+// object keys named in ints are integers either way (a count in a line of floats).
+nlohmann::json from_js(const val& v, bool floats, const std::vector<std::string>& ints) {
   if (v.isNumber()) {
     const double d = v.as<double>();
     if (!floats && std::floor(d) == d && std::fabs(d) < 9007199254740992.0)
@@ -234,7 +261,7 @@ nlohmann::json from_js(const val& v, bool floats) {
   if (v.isArray()) {
     nlohmann::json a = nlohmann::json::array();
     const size_t n = v["length"].as<size_t>();
-    for (size_t i = 0; i < n; i++) a.push_back(from_js(v[i], floats));
+    for (size_t i = 0; i < n; i++) a.push_back(from_js(v[i], floats, ints));
     return a;
   }
   nlohmann::json o = nlohmann::json::object();
@@ -242,15 +269,17 @@ nlohmann::json from_js(const val& v, bool floats) {
   const size_t n = keys["length"].as<size_t>();
   for (size_t i = 0; i < n; i++) {
     const std::string k = keys[i].as<std::string>();
-    o[k] = from_js(v[k], floats);
+    const bool integral = std::find(ints.begin(), ints.end(), k) != ints.end();
+    o[k] = from_js(v[k], floats && !integral, ints);
   }
   return o;
 }
 
 // JSON text exactly as the native CLI prints it (same library, same number formatting), so
 // the Node CLI's --json lines match the native ones byte for byte.
-std::string dump_json(const val& v, bool floats) {
-  return from_js(v, floats).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string dump_json(const val& v, bool floats, const val& int_keys) {
+  const auto ints = emscripten::vecFromJSArray<std::string>(int_keys);
+  return from_js(v, floats, ints).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Bytes in use on the wasm heap, for leak tests.
@@ -265,7 +294,8 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .function("translate", &Translator::translate)
       .function("info", &Translator::info)
       .function("scoringCost", &Translator::scoringCost)
-      .function("selfAttention", &Translator::selfAttention);
+      .function("selfAttention", &Translator::selfAttention)
+      .function("align", &Translator::align);
   emscripten::class_<Decoder>("Decoder")
       .constructor<const Translator&, const std::string&, int, int>()
       .function("error", &Decoder::error)

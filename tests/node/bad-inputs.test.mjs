@@ -93,6 +93,33 @@ for (const variant of WASM) {
       stillWorks();
     });
 
+    test('align: bad arguments, unknown words, long targets, and the heap stays flat', () => {
+      for (const v of [undefined, null, 42, {}, ['x']]) {
+        assert.throws(() => tr.align(v, 'Le chat.'), (e) => e instanceof TypeError &&
+          /^align\(\): text must be a string, got /.test(e.message));
+        assert.throws(() => tr.align('The cat.', v), TypeError);
+      }
+      for (const topK of [0, 1.5, '5', tr.info().tgtVocab + 1]) {
+        assert.throws(() => tr.align('The cat.', 'Le chat.', { topK }), RangeError);
+      }
+      assert.throws(() => tr.align('The cat.', 'le '.repeat(tr.info().maxTgtLen)),
+        /target has \d+ tokens; this model writes at most \d+/);
+      assert.throws(() => tr.align('the cat '.repeat(40), 'Le chat.'), /reads at most 64/);
+      assert.deepEqual(tr.align('', 'Le chat.').steps, []); // no source: nothing to align
+      const empty = tr.align('The cat.', ''); // only the end of the sentence to place
+      assert.deepEqual(empty.targetTokens, ['</s>']);
+      assert.equal(empty.steps.length, 1);
+      const unk = tr.align('The cat.', 'Le Zorglub \uD800 chat.');
+      assert.ok(unk.targetTokens.includes('Zorglub') && unk.targetTokens.includes('\uFFFD'));
+      assert.equal(unk.unknown, unk.targetIds.filter((id) => id === 1).length);
+      assert.ok(unk.unknown >= 2);
+      assert.equal(unk.steps.find((s) => s.token === 1).word, '<unk>');
+      const before = tr.memory().heapBytes;
+      for (let i = 0; i < 300; i++) tr.align('The black cat is sleeping.', 'Le chat noir dort.');
+      assert.equal(tr.memory().heapBytes, before);
+      stillWorks();
+    });
+
     test('options out of range', () => {
       for (const beam of [0, 17, 1.5, '4', NaN]) {
         assert.throws(() => tr.translate('I am cold.', { beam }), RangeError);
@@ -147,6 +174,7 @@ for (const variant of WASM) {
       t.dispose(); // idempotent
       assert.throws(() => t.translate('I am cold.'), /translate\(\): this translator has been disposed/);
       assert.throws(() => t.steps('I am cold.'), /disposed/);
+      assert.throws(() => t.align('I am cold.', "J'ai froid."), /align\(\): this translator has been disposed/);
       stillWorks();
       tr.dispose();
     });

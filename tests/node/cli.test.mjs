@@ -41,6 +41,41 @@ for (const model of MODELS) {
   }
 }
 
+// Forced decoding: --force with arguments and --force-tsv from stdin, plain, --json and
+// --heatmap, with its bad lines (no TAB, invalid UTF-8, too long a target).
+const forceStdin = Buffer.concat([
+  Buffer.from('The black cat is sleeping.\tLe chat noir dort.\nI am cold.\tJ\'ai Zorglub froid.\n'),
+  Buffer.from('no tab here\n\tLe chat.\nThe cat.\t\n'), Buffer.from([0xff]), Buffer.from('\tx\n'),
+  Buffer.from(`The cat.\t${'le '.repeat(50)}\n`),
+]);
+for (const model of MODELS) {
+  for (const mode of [[], ['--json'], ['--heatmap']]) {
+    test(`${model.split('/').at(-1)} --force ${mode.join(' ') || 'plain'}: same as native`, () => {
+      for (const input of [{ args: ['--force', 'Le chat noir dort.', 'The', 'black', 'cat.'] },
+        { args: ['--force-tsv'], stdin: forceStdin }]) {
+        const args = ['--model', model, ...mode, ...input.args];
+        const want = nativeCli(args, input.stdin);
+        const got = nodeCli(args, input.stdin);
+        assert.equal(got.status, want.status, `exit status; stderr: ${got.stderr}`);
+        assert.ok(want.stdout.length > 0);
+        assert.equal(got.stdout, want.stdout);
+      }
+    });
+  }
+}
+
+test('--force usage errors: same exit statuses as native', () => {
+  const m = MODELS[0];
+  for (const args of [['--model', m, '--force', 'Le chat.'], ['--model', m, '--force'],
+    ['--model', m, '--force', 'x', '--force-tsv', 'y'], ['--model', m, '--force-tsv', 'The cat.']]) {
+    const want = nativeCli(args);
+    const got = nodeCli(args);
+    assert.equal(got.status, want.status, `${args.join(' ')}: ${got.stderr}`);
+    assert.equal(want.status, 2);
+    assert.ok(got.stderr.length > 0);
+  }
+});
+
 test('wasm-scalar gives the native scalar kernels\' words', () => {
   for (const model of MODELS) {
     const args = ['--model', model, '--heatmap'];

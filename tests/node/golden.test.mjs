@@ -1,8 +1,9 @@
 // Parity with the PyTorch reference on both wasm engines, as tests/cpp/golden_test.cpp checks
-// the native one: every step's e, alpha, c and top-5, and the greedy and beam-4 outputs of the
-// four tiny fixture models (additive and scaled-dot scoring, f32 and int8), and the scaled-dot
-// models' source self-attention (the comparison view's illustration); and both shipped models'
-// 100 dev translations.
+// the native one: every step's e, alpha, c and top-5, the greedy and beam-4 outputs and the
+// forced decoding of a given French target, for the eight tiny fixture models (additive and
+// scaled-dot scoring, the paper's and the conditional GRU's decoder, f32 and int8), and the
+// scaled-dot models' source self-attention (the comparison view's illustration); and both
+// shipped models' 100 dev translations.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -18,6 +19,36 @@ function assertClose(got, want, what) {
   }
 }
 
+// align() against the reference's Translator.force: every row, or the refusal of a target
+// longer than the model writes.
+function checkForced(tr, text, want, at) {
+  const where = (s) => at(`forced ${JSON.stringify(want.target)}: ${s}`);
+  if (want.error) {
+    assert.throws(() => tr.align(text, want.target), /this model writes at most/, where('refused'));
+    return;
+  }
+  const r = tr.align(text, want.target);
+  if (!want.steps.length) {
+    assert.deepEqual(r.steps, [], where('no source, no rows'));
+    return;
+  }
+  assert.deepEqual(r.targetTokens, want.tgt_tokens, where('tokens'));
+  assert.deepEqual(r.targetIds, want.tgt_ids, where('ids'));
+  assert.equal(r.unknown, want.unknown, where('unknown'));
+  assert.ok(Math.abs(r.logProb - want.log_prob) <= 1e-4 + 2e-6 * Math.abs(want.log_prob), where('log-prob'));
+  assert.equal(r.steps.length, want.steps.length, where('rows'));
+  r.steps.forEach((s, i) => {
+    const w = want.steps[i];
+    assertClose(s.e, w.e, where(`row ${i} e`));
+    assertClose(s.alpha, w.alpha, where(`row ${i} alpha`));
+    assertClose(s.c, w.c, where(`row ${i} c`));
+    assert.equal(s.token, w.token, where(`row ${i} token`));
+    assertClose([s.prob], [w.prob], where(`row ${i} prob`));
+    assert.deepEqual(s.topIds, w.top_ids, where(`row ${i} top ids`));
+    assert.equal(s.done, i === want.steps.length - 1, where(`row ${i} done`));
+  });
+}
+
 for (const variant of WASM) {
   describe(`golden fixtures on ${variant}`, () => {
     for (const name of FIXTURES) {
@@ -28,8 +59,10 @@ for (const variant of WASM) {
         try {
           assert.equal(tr.engine.variant, variant);
           assert.equal(tr.info().kernels, variant === 'wasm-simd' ? 'wasm-simd' : 'scalar');
+          assert.equal(tr.info().decoder, doc.decoder);
           let steps = 0;
           let selfAttention = 0;
+          let forced = 0;
           for (const c of doc.cases) {
             const at = (s) => `${JSON.stringify(c.text)}: ${s}`;
             const it = tr.steps(c.text);
@@ -61,6 +94,10 @@ for (const variant of WASM) {
               sa.weights.forEach((row, i) => assertClose(row, c.self_attention.weights[i], at(`self-attention weights ${i}`)));
               selfAttention += 1;
             }
+            if (c.force) {
+              checkForced(tr, c.text, c.force, at);
+              forced += 1;
+            }
             const greedy = tr.translate(c.text);
             assert.deepEqual(greedy.sourceIds, c.src_ids, at('source ids'));
             assert.deepEqual(greedy.targetTokens, c.greedy.tokens, at('greedy tokens'));
@@ -75,6 +112,7 @@ for (const variant of WASM) {
           }
           assert.ok(steps > 0, 'no step was compared');
           if (doc.scoring === 'scaled_dot') assert.ok(selfAttention >= 20, 'too few self-attention cases');
+          assert.equal(forced, doc.cases.length, 'a case without its forced target');
         } finally {
           tr.dispose();
         }

@@ -9,7 +9,8 @@ import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from '../../scripts/lib/
 export { DEFAULT_MODEL, NATIVE_CLI, ROOT };
 
 export const FIXTURES = ['tiny-additive-f32', 'tiny-additive-int8', 'tiny-scaled_dot-f32',
-  'tiny-scaled_dot-int8'];
+  'tiny-scaled_dot-int8', 'tiny-additive-cgru-f32', 'tiny-additive-cgru-int8',
+  'tiny-scaled_dot-cgru-f32', 'tiny-scaled_dot-cgru-int8'];
 export const WASM = ['wasm-simd', 'wasm-scalar'];
 export const TINY = fixturePath('tiny-additive-f32.safetensors');
 

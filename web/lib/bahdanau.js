@@ -4,6 +4,7 @@
 //   const tr = await createTranslator({ model: 'models/en-fr.safetensors' });
 //   tr.translate('The black cat is sleeping.');  // {text, sourceTokens, targetTokens, attention, ...}
 //   for await (const step of tr.steps('The black cat is sleeping.')) draw(step);
+//   tr.align('The black cat is sleeping.', 'Le chat noir dort.');  // {steps, logProb, ...}
 //   tr.dispose();
 //
 // Module loading, SIMD detection, model download and C++ memory all stay behind this file;
@@ -122,6 +123,24 @@ class Translator {
     for (const r of decoders) if (r.released) decoders.delete(r); // finalized, never finished
     decoders.add(rec);
     return iterator;
+  }
+
+  // Forced decoding: the decoder reads the given translation `target` instead of its own
+  // choices, so each row shows where the model looks when it writes that word, and how
+  // likely it found it. -> {sourceTokens, targetTokens, targetIds, steps, logProb, unknown}:
+  // targetTokens are the target's tokens then '</s>', one row each; steps are steps()'s rows
+  // (e, alpha, c, cNorm, the model's own top-k...) with token, word and prob those of the given
+  // word; a word outside the vocabulary reads as '<unk>' (token 1), and `unknown` counts them.
+  // Empty source: no rows. A target longer than the model writes (info().maxTgtLen - 1
+  // tokens) or invalid text throws.
+  align(source, target, { topK = 5 } = {}) {
+    const native = this.#native('align');
+    const src = prepare(source, 'align');
+    const tgt = prepare(target, 'align');
+    checkInt('topK', topK, 1, this.#info.tgtVocab);
+    const r = native.align(src, tgt, topK);
+    if (r.error !== undefined) throw new Error(r.error);
+    return r;
   }
 
   // What attention's scoring costs on this sentence, timed by re-running the model's own kernels
