@@ -4,6 +4,7 @@
 
 import { EngineClient } from './engine/client.js';
 import { EXAMPLES } from './app/examples.js';
+import { ForceMode } from './app/force.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { applyStrings } from './app/i18n.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
@@ -28,6 +29,7 @@ let client = null;
 let engine = null; // {info, engine} once loaded
 let sentence = null; // {text, beam, sourceTokens, result, msPerWord, pieces}
 let pendingStep = params.step; // from a permalink: stop there once decoded
+let pendingForce = params.force; // from a permalink: align this French once decoded
 let queued = Boolean(params.text); // translate as soon as the model is ready
 let lastPanelStep = null;
 let hover = null; // {row, col}
@@ -37,6 +39,17 @@ const onFocusCell = (cell) => setHover(cell, 'matrix');
 const matrix = new AttentionMatrix($('matrix-root'), { strings: S, onFocusCell });
 const lines = new AlignmentView($('lines-root'), { strings: S, onFocusCell: (cell) => setHover(cell, 'lines') });
 const panel = new StepPanel($('step-panel'), { strings: S });
+const force = new ForceMode(
+  { form: $('force-form'), input: $('force-input'), submit: $('force-submit'),
+    summary: $('force-summary'), text: $('force-text'), back: $('force-back') },
+  S,
+  {
+    align: (french) => client.align(sentence.text, french),
+    show: showForced,
+    restore: () => replaceRows(sentence.modelSteps, sentence.modelPieces),
+    error: (message) => showError(S.errorForce, message),
+  },
+);
 
 // ---- state and errors --------------------------------------------------------------------
 
@@ -128,6 +141,8 @@ async function translate() {
   const beam = beamWidth();
   sentence = { text, beam, sourceTokens: [], result: null, msPerWord: null, pieces: null };
   const mine = sentence;
+  force.clear();
+  force.setAvailable(false);
   lastPanelStep = null;
   hover = null;
   matrix.reset([]);
@@ -157,18 +172,52 @@ async function translate() {
     }
     player.finish();
     setState('done');
+    mine.modelSteps = player.steps.slice();
+    mine.modelPieces = mine.pieces;
+    force.setAvailable(mine.sourceTokens.length > 0);
     renderHypotheses();
     renderStatus();
+    if (pendingForce) {
+      const french = pendingForce;
+      pendingForce = '';
+      await force.submit(french);
+    }
     if (pendingStep !== null) {
       player.seek(pendingStep);
       pendingStep = null;
     }
   } catch (e) {
     if (e.name === 'AbortError' || sentence !== mine) return;
+    pendingForce = '';
     player.finish();
     setState(engine ? 'ready' : 'error');
     showError(S.errorTranslate, e.message);
   }
+}
+
+// Forced decoding: the user's French, aligned by the model, in place of its own rows. Each row
+// keeps the engine's numbers; word is what the user typed, vocabWord what the model read.
+function showForced(result, french) {
+  hideError();
+  const rows = result.steps.map((st, i) => ({ ...st, word: result.targetTokens[i], vocabWord: st.word, forced: true }));
+  replaceRows(rows, pieces(result.targetTokens.slice(0, -1), french));
+}
+
+function replaceRows(steps, rowPieces) {
+  if (!sentence || !steps) return;
+  sentence.pieces = rowPieces;
+  lastPanelStep = null;
+  hover = null;
+  player.reset({ play: pendingStep === null });
+  for (const st of steps) player.push(st);
+  player.finish();
+}
+
+// The whole sentence on show: the user's French when aligning it, else the model's.
+function shownText() {
+  if (force.active) return { text: force.active.french, words: force.active.result.targetTokens.length - 1 };
+  const r = sentence?.result;
+  return r ? { text: r.text, words: r.targetTokens.length } : null;
 }
 
 // ---- drawing -----------------------------------------------------------------------------
@@ -201,13 +250,15 @@ function render() {
       columns: sentence.sourceTokens,
       step,
       scoring: engine?.info.scoring,
+      decoder: engine?.info.decoder,
       beam: Boolean(step.beamOnly),
     });
   }
   app.dataset.position = String(p);
   app.dataset.playing = String(player.playing);
   renderControls();
-  if (player.atEnd && sentence?.result && p >= 0) $('announce').textContent = `${S.translation}: ${sentence.result.text}`;
+  const whole = shownText();
+  if (player.atEnd && whole && p >= 0) $('announce').textContent = `${S.translation}: ${whole.text}`;
 }
 
 function renderSource() {
@@ -329,6 +380,7 @@ function setLanguage(next) {
   matrix.setStrings(S);
   lines.setStrings(S);
   panel.setStrings(S);
+  force.setStrings(S);
   renderControls();
   renderStatus();
   renderHypotheses();
@@ -339,12 +391,13 @@ function setLanguage(next) {
 function currentSvg() {
   const rows = shownRows();
   const out = rows.map((r) => r.word).join(' ');
+  const whole = shownText();
   return matrixSvg({
     columns: sentence.sourceTokens,
     rows,
     caption: [
       sentence.text.trim(),
-      `→ ${sentence.result?.text && rows.length === sentence.result.targetTokens.length ? sentence.result.text : `${out} …`}`,
+      `→ ${whole && rows.length === whole.words ? whole.text : `${out} …`}`,
     ],
     legend: S.legend,
   });
@@ -358,6 +411,7 @@ function currentLink() {
     beam: sentence?.beam ?? beamWidth(),
     simd: params.simd,
     lang,
+    force: force.active?.french ?? '',
   });
 }
 

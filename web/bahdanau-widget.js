@@ -480,6 +480,7 @@ export class AttentionTranslator extends HTMLElement {
         columns: this.#sentence.sourceTokens,
         step,
         scoring: this.#translator?.info().scoring,
+        decoder: this.#translator?.info().decoder,
         beam: Boolean(step.beamOnly),
       });
       if (step) {

@@ -3,6 +3,8 @@
 //   model  a name from MODELS, or a same-origin relative URL (never a full URL elsewhere)
 //   step   the output word to stop at, from 0
 //   beam   1..MAX_BEAM;  simd=0 forces the scalar engine;  lang=zh for Chinese captions
+//   force  a French translation to align to text (forced decoding), shown instead of the
+//          model's own (plain text, like text)
 // compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
 // rules as model=; by default the additive and the scaled-dot model).
 
@@ -48,6 +50,7 @@ export function readParams(location) {
   const int = intParam(q);
   return {
     text: (q.get('text') ?? '').slice(0, MAX_TEXT),
+    force: (q.get('force') ?? '').slice(0, MAX_TEXT),
     model,
     badModel,
     step: int('step', 0, 1000),
@@ -103,7 +106,7 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
 
 // The permalink for what is on screen now: text, model and step always; the rest only when
 // they differ from the defaults, to keep links short.
-export function permalink(location, { text, model, step, beam, simd, lang }) {
+export function permalink(location, { text, model, step, beam, simd, lang, force = '' }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -112,6 +115,7 @@ export function permalink(location, { text, model, step, beam, simd, lang }) {
   if (beam > 1) q.set('beam', String(beam));
   if (simd === false) q.set('simd', '0');
   if (lang === 'zh') q.set('lang', 'zh');
+  if (force) q.set('force', force);
   url.search = q.toString();
   return url.href;
 }

@@ -5,7 +5,7 @@ export class EngineClient {
   #worker;
   #load = null; // {resolve, reject, onProgress}
   #job = null; // {id, resolve, reject, onStart, onStep}
-  #analyses = new Map(); // id -> {resolve, reject}: independent of translations
+  #analyses = new Map(); // id -> {resolve, reject, kind}: independent of translations
   #nextId = 1;
   #broken = null;
 
@@ -47,8 +47,19 @@ export class EngineClient {
     if (this.#broken) return Promise.reject(this.#broken);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#analyses.set(id, { resolve, reject });
+      this.#analyses.set(id, { resolve, reject, kind: 'analysis' });
       this.#worker.postMessage({ type: 'analyze', id, text });
+    });
+  }
+
+  // -> Promise<align() result>: forced decoding of target (the user's French) after text.
+  // Like analyze(), independent of translations.
+  align(text, target) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#analyses.set(id, { resolve, reject, kind: 'alignment' });
+      this.#worker.postMessage({ type: 'align', id, text, target });
     });
   }
 
@@ -70,9 +81,10 @@ export class EngineClient {
 
   #onMessage(m) {
     const analysis = this.#analyses.get(m.id);
-    if (analysis && (m.type === 'analysis' || m.type === 'error')) {
+    if (analysis && (m.type === analysis.kind || m.type === 'error')) {
       this.#analyses.delete(m.id);
       if (m.type === 'error') analysis.reject(new Error(m.message));
+      else if (m.type === 'alignment') analysis.resolve(m.result);
       else analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
     } else if (m.type === 'progress') this.#load?.onProgress?.(m);
     else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));

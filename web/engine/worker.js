@@ -6,10 +6,12 @@
 //               {type: 'translate', id, text, beam}
 //               {type: 'cancel', id}
 //               {type: 'analyze', id, text}   (for the comparison page)
+//               {type: 'align', id, text, target}   (forced decoding of the user's French)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
 //               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
 //               {type: 'analysis', id, info, scoringCost, selfAttention (null: additive)}
+//               {type: 'alignment', id, result}
 
 import { createTranslator } from '../lib/bahdanau.js';
 
@@ -97,8 +99,22 @@ function analyze({ id, text }) {
   }
 }
 
+// Forced decoding is one synchronous call: a sentence's rows cost about as much as translating it.
+function align({ id, text, target }) {
+  if (!translator) {
+    post({ type: 'error', id, phase: 'align', message: 'no model is loaded' });
+    return;
+  }
+  try {
+    post({ type: 'alignment', id, result: translator.align(text, target) });
+  } catch (e) {
+    post({ type: 'error', id, phase: 'align', message: e.message });
+  }
+}
+
 self.onmessage = ({ data }) => {
   if (data.type === 'load') load(data);
+  else if (data.type === 'align') align(data);
   else if (data.type === 'translate') translate(data);
   else if (data.type === 'analyze') analyze(data);
   else if (data.type === 'cancel' && active === data.id) active = 0;

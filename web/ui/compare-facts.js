@@ -14,13 +14,15 @@ const named = (name, index) => (index ? [name, sub(index)] : [name]);
 
 // The score of each kind, in the paper's notation, and its matrices with their shapes. The dot
 // model keeps the additive model's two projections as query and key (and drops v and tanh).
+// q is the query state: sᵢ₋₁ in the paper's decoder, s′ᵢ (after reading yᵢ₋₁) in the
+// conditional GRU's (info().decoder 'cgru').
 const KINDS = {
   additive: {
-    formula: () => ['eᵢⱼ = vᵀ tanh(W sᵢ₋₁ + U hⱼ)'],
+    formula: (q) => [`eᵢⱼ = vᵀ tanh(W ${q} + U hⱼ)`],
     matrices: ({ A, D, H2 }) => [[['W'], A, D], [['U'], A, H2], [['v'], A]],
   },
   scaled_dot: {
-    formula: () => ['eᵢⱼ = (', ...named('W', 'q'), ' sᵢ₋₁) · (', ...named('W', 'k'), ' hⱼ) / √A'],
+    formula: (q) => ['eᵢⱼ = (', ...named('W', 'q'), ` ${q}) · (`, ...named('W', 'k'), ' hⱼ) / √A'],
     matrices: ({ A, D, H2 }) => [[named('W', 'q'), A, D], [named('W', 'k'), A, H2]],
   },
 };
@@ -74,7 +76,8 @@ export class ModelFacts {
     } else {
       const dims = sizes(info);
       const matrices = kind ? kind.matrices(dims) : [];
-      e.formula.replaceChildren(...(kind ? kind.formula() : [info.scoring]));
+      const query = info.decoder === 'cgru' ? 's′ᵢ' : 'sᵢ₋₁';
+      e.formula.replaceChildren(...(kind ? kind.formula(query) : [info.scoring]));
       e.dims.replaceChildren(...matrices.flatMap(([name, ...shape], k) =>
         [k ? ' · ' : '', ...name, `: ${shape.join('×')}`]));
       e.dimsKey.textContent = C.dimsKey(dims.A, dims.D, dims.H2);

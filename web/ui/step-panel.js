@@ -27,9 +27,10 @@ export class StepPanel {
     this.render(this.#last);
   }
 
-  // view: null (nothing yet), or {columns, step, scoring}. step is a steps() step ({index, word,
-  // e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode only
-  // {index, word, alpha} is known, and beam is true.
+  // view: null (nothing yet), or {columns, step, scoring, decoder}. step is a steps() step
+  // ({index, word, e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode
+  // only {index, word, alpha} is known, and beam is true. A row of align() (the user's own
+  // French) has forced: true, word the typed token and vocabWord what the model read.
   render(view) {
     this.#last = view;
     const S = this.#strings;
@@ -39,20 +40,30 @@ export class StepPanel {
       root.replaceChildren(h('p', { class: 'bl-steps-empty', text: S.stepNone }));
       return;
     }
-    const { columns, step, scoring = 'additive', beam = false } = view;
+    const { columns, step, scoring = 'additive', decoder = 'paper', beam = false } = view;
+    const forced = Boolean(step.forced);
     const isEnd = step.done && step.word === '</s>';
     root.dataset.step = String(step.index);
     root.dataset.word = step.word;
     const title = isEnd ? S.stepEnd : S.stepHeading(step.index + 1, tokenLabel(step.word));
     const parts = [];
-    if (isEnd) parts.push(h('p', { class: 'bl-steps-note', text: S.captionEnd }));
+    if (isEnd && !forced) parts.push(h('p', { class: 'bl-steps-note', text: S.captionEnd }));
     if (beam) parts.push(h('p', { class: 'bl-steps-note', text: S.captionBeam }));
-    if (!beam && step.token === UNK_ID && !isEnd) {
+    if (forced) {
+      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'forced-note',
+        text: S.forcedStep(`${fmt(step.prob * 100, 1)}%`, tokenLabel(step.topWords[0])) }));
+      if (step.token === UNK_ID) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
+    } else if (!beam && step.token === UNK_ID && !isEnd) {
       parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));
+    } else if (!beam && step.topIds?.[0] === UNK_ID) {
+      // The copy rule (docs/model-format.md): this <unk> would have copied a lower-case English word.
+      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned',
+        text: S.captionUnkBanned(tokenLabel(columns[attended(step.alpha)] ?? '')) }));
     }
     const grid = h('div', { class: 'bl-steps-grid' });
     if (!beam) {
-      grid.append(section(1, S.stepTitles[0], S.captionScore[scoring] ?? S.captionScore.additive,
+      const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;
+      grid.append(section(1, S.stepTitles[0], captions[scoring] ?? captions.additive,
         scoreBars(columns, step.e), 'scores'));
     }
     grid.append(section(2, S.stepTitles[1], S.captionWeights, weightBars(columns, step.alpha), 'weights'));
@@ -71,6 +82,14 @@ export class StepPanel {
     if (j < 0) return;
     for (const el of this.#root.querySelectorAll(`[data-col="${j}"]`)) el.classList.add('is-hl');
   }
+}
+
+// The source column (</s>, the last, excluded) with the largest weight, ties to the earlier:
+// the word an <unk> would copy.
+function attended(alpha) {
+  let best = 0;
+  for (let j = 1; j < alpha.length - 1; j++) if (alpha[j] > alpha[best]) best = j;
+  return best;
 }
 
 function section(n, title, caption, body, role) {
@@ -194,9 +213,19 @@ function context(columns, step, S) {
 }
 
 function candidates(step, S) {
+  // A forced word outside the model's top k still gets its line: the user asked about it.
+  const extra = step.forced && !step.topIds.includes(step.token)
+    ? h('li', { class: 'bl-cand is-chosen is-forced', 'data-prob': String(step.prob) },
+      h('span', { class: 'bl-cand-word', text: tokenLabel(step.vocabWord ?? step.word) }),
+      h('span', { class: 'bl-bar-track', 'aria-hidden': 'true' },
+        h('span', { class: 'bl-bar', style: { left: '0%', width: `${Math.max(step.prob * 100, 0.5)}%` } })),
+      h('span', { class: 'bl-bar-value', text: `${fmt(step.prob * 100, 1)}%` }),
+      h('span', { class: 'bl-cand-chosen', text: `✓ ${S.yourWord}` }))
+    : null;
   return h(
     'ol',
     { class: 'bl-cands' },
+    extra,
     step.topWords.map((w, k) => {
       const p = step.topProbs[k];
       const chosen = step.topIds[k] === step.token;
@@ -207,7 +236,7 @@ function candidates(step, S) {
         h('span', { class: 'bl-bar-track', 'aria-hidden': 'true' },
           h('span', { class: 'bl-bar', style: { left: '0%', width: `${Math.max(p * 100, 0.5)}%` } })),
         h('span', { class: 'bl-bar-value', text: `${fmt(p * 100, 1)}%` }),
-        chosen ? h('span', { class: 'bl-cand-chosen', text: `✓ ${S.chosen}` }) : null,
+        chosen ? h('span', { class: 'bl-cand-chosen', text: `✓ ${step.forced ? S.yourWord : S.chosen}` }) : null,
       );
     }),
   );

@@ -47,6 +47,22 @@ const en = {
   hypScore: 'log-prob',
   hypNorm: 'per word',
   hypUnfinished: 'cut at the length limit',
+  // forced decoding ("Or type your own French")
+  forceLabel: 'Or type your own French',
+  forceSubmit: 'Align',
+  forceHint:
+    'The model reads your translation word by word instead of choosing its own: see where it looks for each of your words, and how likely it found each one.',
+  forceBack: 'Back to the model’s translation',
+  forceSummary: (n, unknown, logp) =>
+    `Your French, ${n} words, read by the model: log-probability ${logp}` +
+    (unknown ? `; ${unknown} of them are not in its vocabulary and read as ⟨unk⟩.` : '.'),
+  forceNeedSentence: 'Translate an English sentence first: your French is aligned to it.',
+  forceEmpty: 'Type a French translation to align.',
+  errorForce: 'Your French could not be aligned.',
+  forcedStep: (p, own) =>
+    `You wrote this word; the model gave it a probability of ${p}. Its own first choice here was “${own}”.`,
+  forcedUnk: (word) => `“${word}” is not in the model’s vocabulary: the model reads it as ⟨unk⟩, and the probability is that of ⟨unk⟩.`,
+  yourWord: 'your word',
   // matrix
   matrixLabel: 'Attention matrix',
   matrixDescription: (rows, cols) =>
@@ -78,6 +94,15 @@ const en = {
     'Beam search keeps several hypotheses at once; the engine reports the winning hypothesis’ attention weights, but not its raw scores, context or candidates. Set the beam width to 1 to see all four steps.',
   captionUnk: (word) =>
     `The model chose ⟨unk⟩, a word outside its vocabulary; it is replaced by the source word with the largest weight: “${word}”.`,
+  captionUnkBanned: (word) =>
+    `The model’s first choice was ⟨unk⟩, which would copy the English word “${word}” into the French. A lower-case English word is never right there, so the decoder takes its best real word instead.`,
+  // The conditional GRU (Sennrich et al. 2017): the query is s′ᵢ, the state after reading yᵢ₋₁.
+  captionScoreCgru: {
+    additive:
+      'How well does each English word fit what the decoder needs next? A small network compares the decoder’s query state s′ᵢ with every source position j: eⱼ = vᵀ tanh(W s′ᵢ + U hⱼ). Here s′ᵢ is the state after reading the previous French word; the paper used sᵢ₋₁, the state before it, and this model follows later implementations (Sennrich et al. 2017), which align more sharply. Raw scores, of any size and sign.',
+    scaled_dot:
+      'How well does each English word fit what the decoder needs next? A scaled dot product compares the decoder’s query state s′ᵢ with every source position j: eⱼ = (W s′ᵢ) · (U hⱼ) / √d. Here s′ᵢ is the state after reading the previous French word; the paper used sᵢ₋₁, the state before it, and this model follows later implementations (Sennrich et al. 2017), which align more sharply. Raw scores, of any size and sign.',
+  },
   contextNorm: 'length ‖c‖',
   contextSize: (n) => `${n} numbers`,
   chosen: 'chosen',
@@ -137,6 +162,19 @@ const zh = {
   hypScore: '对数概率',
   hypNorm: '平均每词',
   hypUnfinished: '达到长度上限而截断',
+  forceLabel: '或者输入你自己的法语译文',
+  forceSubmit: '对齐',
+  forceHint: '模型不再自行选词，而是逐词读入你的译文：看它为你的每个词注视哪里，以及它认为每个词有多大可能。',
+  forceBack: '回到模型自己的译文',
+  forceSummary: (n, unknown, logp) =>
+    `模型读入了你的法语译文（${n} 个词）：对数概率 ${logp}` +
+    (unknown ? `；其中 ${unknown} 个词不在模型词表中，按 ⟨unk⟩ 读入。` : '。'),
+  forceNeedSentence: '请先翻译一个英文句子：你的法语译文会与它对齐。',
+  forceEmpty: '请输入要对齐的法语译文。',
+  errorForce: '你的法语译文无法对齐。',
+  forcedStep: (p, own) => `这个词是你写的；模型给它的概率是 ${p}。模型在这一步自己的首选是“${own}”。`,
+  forcedUnk: (word) => `“${word}”不在模型的词表中：模型把它读作 ⟨unk⟩，这里的概率是 ⟨unk⟩ 的概率。`,
+  yourWord: '你的词',
   matrixLabel: '注意力矩阵',
   matrixDescription: (rows, cols) =>
     `注意力权重：共 ${rows} 行，每行对应一个法语输出词；共 ${cols} 列，每列对应一个英文源词，最后一列是句末标记。每行之和为 1。颜色从深紫（0）渐变到黄色（1）。可用方向键在单元格之间移动。`,
@@ -164,6 +202,14 @@ const zh = {
   captionBeam:
     '束搜索同时保留多个候选译文；引擎只给出最终胜出译文的注意力权重，不提供它的原始分数、上下文向量和候选词。把束宽设为 1，即可看到完整的四个步骤。',
   captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
+  captionUnkBanned: (word) =>
+    `模型的首选是 ⟨unk⟩，这会把英文词“${word}”原样抄进法语译文。小写的英文词放在那里从来都不对，所以解码器改选它最有把握的真实词。`,
+  captionScoreCgru: {
+    additive:
+      '每个英文词与解码器下一步需要的信息有多匹配？一个小型神经网络把解码器的查询状态 s′ᵢ 与每个源位置 j 逐一比较：eⱼ = vᵀ tanh(W s′ᵢ + U hⱼ)。s′ᵢ 是读入上一个法语词之后的状态；论文用的是读入之前的 sᵢ₋₁，本模型沿用后来的实现（Sennrich 等，2017），对齐更清晰。这是原始分数，可大可小，也可以为负。',
+    scaled_dot:
+      '每个英文词与解码器下一步需要的信息有多匹配？用缩放点积把解码器的查询状态 s′ᵢ 与每个源位置 j 逐一比较：eⱼ = (W s′ᵢ) · (U hⱼ) / √d。s′ᵢ 是读入上一个法语词之后的状态；论文用的是读入之前的 sᵢ₋₁，本模型沿用后来的实现（Sennrich 等，2017），对齐更清晰。这是原始分数，可大可小，也可以为负。',
+  },
   contextNorm: '长度 ‖c‖',
   contextSize: (n) => `${n} 个分量`,
   chosen: '选中',
