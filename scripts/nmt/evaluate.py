@@ -20,9 +20,11 @@ import torch
 from nltk.translate.bleu_score import corpus_bleu
 from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-from . import data, export
+from . import alignment, data, export, joined
 from . import tokenizer as tk
 from .search import Translator
+
+DEFAULT_GOLD = os.path.join(data.ROOT, "models", "eval", "align-gold.tsv")
 
 
 def test_set(path, split="test", max_words=12):
@@ -72,6 +74,35 @@ def attention_entropy(matrices):
     return sum(-sum(p * math.log2(p) for p in row if p > 0) for row in rows) / len(rows)
 
 
+def french_words(path):
+    """Every token of the French side of the corpus (all splits), for the copy measure."""
+    return {t for _, fr in data.read_pairs(path) for t in tk.tokenize(fr, "fr")}
+
+
+def copy_rate(src_texts, hyps, fr_words):
+    """Share of outputs (%) that contain a lowercase word of their source that never occurs on
+    the French side of the corpus: an English word copied by the <unk> replacement."""
+    bad = 0
+    for src, hyp in zip(src_texts, hyps):
+        src_words = {t for t in tk.tokenize(src, "en") if tk.is_word_cp(ord(t[0]))
+                     and not tk.is_upper(ord(t[0])) and not t[0].isdigit()}
+        bad += any(t in src_words and t not in fr_words for t in tk.tokenize(hyp, "fr"))
+    return 100.0 * bad / max(len(hyps), 1)
+
+
+def by_length(decode, items, names):
+    """Single-reference BLEU per bucket of the long-input set (joined.long_inputs)."""
+    out = {}
+    texts = [en for _, en, _ in items]
+    hyps = decode(texts)
+    for bucket in dict.fromkeys(b for b, _, _ in items):
+        idx = [i for i, (b, _, _) in enumerate(items) if b == bucket]
+        h = [bleu_tokens(hyps[i], names) for i in idx]
+        r = [[bleu_tokens(items[i][2], names)] for i in idx]
+        out[bucket] = round(100 * corpus_bleu(r, h), 2)
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -85,17 +116,40 @@ def main(argv=None):
     ap.add_argument("--engine", default="torch", choices=["torch", "native"],
                     help="decode with the PyTorch reference or the native C++ core")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--align", default=DEFAULT_GOLD,
+                    help="alignment gold set ('' to skip): accuracy, mass, AER, entropy")
+    ap.add_argument("--by-length", action="store_true",
+                    help="also BLEU per source-length bucket of the long-input set (greedy)")
+    ap.add_argument("--copy", action="store_true",
+                    help="also the share of outputs that copy an English word")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
 
     items = test_set(args.data, args.split, args.max_words)[:args.limit]
     refs = [rs for _, rs in items]
+    gold = alignment.read_gold(args.align) if args.align else []
+    long_items = joined.long_inputs(test_set(args.data, args.split, 60)) if args.by_length else []
+    fr_words = french_words(args.data) if args.copy else None
     rows = []
     for path in args.model:
         model, meta = export.load_model(path)
         tr = Translator(model, meta)
         names = set(meta["tgt_names"])
+        extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
+                 "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"]}
+        if gold:
+            extra.update({k: round(v, 3) if isinstance(v, float) else v for k, v in
+                          alignment.measure(gold, alignment.torch_rows(tr)).items()})
+        if long_items:
+            def decode(texts):
+                if args.engine == "native":
+                    return [t for t, _ in native_translations(path, texts, 1)]
+                return [tr.translate(t)["text"] for t in texts]
+            extra["bleu_by_length"] = by_length(decode, long_items, names)
+        if gold or long_items:
+            rows.append(extra)
+            print(json.dumps(extra, ensure_ascii=False), flush=True)
         for beam in (int(b) for b in args.beam.split(",")):
             t0 = time.time()
             entropy = None
@@ -109,6 +163,8 @@ def main(argv=None):
                    "engine": args.engine, "beam": beam, "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
             row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
+            if fr_words is not None:
+                row["copy_rate"] = round(copy_rate([en for en, _ in items], hyps, fr_words), 2)
             row["attention_entropy_bits"] = None if entropy is None else round(entropy, 3)
             rows.append(row)
             print(json.dumps(row) if args.json else
@@ -116,6 +172,7 @@ def main(argv=None):
                   f"single {row['bleu_single']:.2f} | chrF multi {row['chrf_multi']:.2f} "
                   f"single {row['chrf_single']:.2f}"
                   + ("" if entropy is None else f" | attention entropy {entropy:.3f} bits/row")
+                  + ("" if fr_words is None else f" | copies English {row['copy_rate']:.2f}%")
                   + f" ({len(items)} sentences, {row['seconds']}s)", flush=True)
     return rows
 

@@ -1,4 +1,9 @@
-"""Training loop: length buckets, resumable checkpoints, progress with ETA, train/dev loss log."""
+"""Training loop: length buckets, resumable checkpoints, progress with ETA, train/dev loss log.
+
+--bf16 runs the forward and backward passes under torch.autocast('cpu', dtype=torch.bfloat16):
+the matrix products (linear, matmul, the GRU cells' gate products) run in bfloat16 on AMX /
+AVX-512 bf16 through oneDNN, while the master weights, Adam's state, the softmax and the loss
+stay float32 (autocast's CPU policy). Exported weights are float32, as before."""
 import argparse
 import json
 import math
@@ -10,7 +15,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import corpus, data
+from . import corpus, data, joined
 from .model import Bahdanau, default_config
 
 
@@ -38,22 +43,23 @@ def collate(batch):
     return src, src_len, tin, tout
 
 
-def loss_of(model, batch, smoothing=0.0):
+def loss_of(model, batch, smoothing=0.0, bf16=False):
     src, src_len, tin, tout = collate(batch)
-    logits = model(src, src_len, tin)
-    return F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+        logits = model(src, src_len, tin)
+    return F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                            ignore_index=data.PAD, label_smoothing=smoothing)
 
 
 @torch.no_grad()
-def dev_loss(model, dev, batch_size=256):
+def dev_loss(model, dev, batch_size=256, bf16=False):
     model.eval()
     total, n = 0.0, 0
     dev = sorted(dev, key=lambda x: (len(x[4]), len(x[5])))
     for i in range(0, len(dev), batch_size):
         b = dev[i:i + batch_size]
         ntok = sum(len(x[5]) + 1 for x in b)
-        total += loss_of(model, b).item() * ntok
+        total += loss_of(model, b, bf16=bf16).item() * ntok
         n += ntok
     model.train()
     return total / max(n, 1)
@@ -76,7 +82,18 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
                     help="checkpoint folder (training resumes from it)")
     ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot"])
+    ap.add_argument("--decoder", default="paper", choices=["paper", "cgru"],
+                    help="paper: attention scores with s_{i-1}; cgru: with the state of a first "
+                         "GRU that has read y_{i-1} (Sennrich et al. 2017)")
     ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--steps", type=int, default=None,
+                    help="stop after this many optimizer steps (the LR schedule spans them); "
+                         "for short comparable runs")
+    ap.add_argument("--bf16", action="store_true", help="bfloat16 autocast (see above)")
+    ap.add_argument("--joined", type=float, default=0.0,
+                    help="add this fraction of joined 2-5 sentence pairs (scripts/nmt/joined.py)")
+    ap.add_argument("--train-subset", type=int, default=None,
+                    help="train on a fixed seeded sample of N single-sentence pairs")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--smoothing", type=float, default=0.1)
@@ -95,13 +112,20 @@ def main(argv=None):
     ckpt_path = os.path.join(args.out, "last.pt")
     log_path = os.path.join(args.out, "log.jsonl")
 
-    cfg = default_config(scoring=args.scoring, **json.loads(args.config))
+    cfg = default_config(scoring=args.scoring, decoder=args.decoder, **json.loads(args.config))
     t0 = time.time()
     corp = corpus.build(args.data, cfg["src_vocab"], cfg["tgt_vocab"], cfg["src_lang"],
                         cfg["tgt_lang"], limit=args.limit, cache_dir=os.path.join(args.out, ".."))
     cfg["src_vocab"], cfg["tgt_vocab"] = len(corp["src_itos"]), len(corp["tgt_itos"])
     train = [x for x in corp["splits"]["train"]
              if 0 < len(x[4]) <= args.max_len and 0 < len(x[5]) <= args.max_len]
+    if args.train_subset:
+        train = random.Random(args.seed).sample(train, min(args.train_subset, len(train)))
+    if args.joined > 0:
+        si = {w: i for i, w in enumerate(corp["src_itos"])}
+        ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
+        train = train + joined.join_pairs(train, args.joined, args.seed, si, ti,
+                                          set(corp["src_names"]), set(corp["tgt_names"]))
     dev = random.Random(0).sample(corp["splits"]["dev"], min(args.dev_size,
                                                              len(corp["splits"]["dev"])))
     if not args.quiet:
@@ -140,18 +164,36 @@ def main(argv=None):
             f.write(json.dumps(rec) + "\n")
 
     per_epoch = math.ceil(len(train) / args.batch)
-    total_steps = per_epoch * args.epochs
+    total_steps = args.steps or per_epoch * args.epochs
+    recipe = {k: getattr(args, k) for k in ("epochs", "steps", "batch", "lr", "smoothing",
+                                            "max_len", "seed", "threads", "bf16", "joined",
+                                            "train_subset")}
+    meta["recipe"] = recipe
     session_start = time.time()
     elapsed_before = state["elapsed"]
     last_ckpt = time.time()
     model.train()
-    while state["epoch"] < args.epochs:
+    def finish_epoch():
+        state["epoch"] += 1
+        state["batch"] = 0
+        dl = dev_loss(model, dev, bf16=args.bf16)
+        log({"epoch": state["epoch"], "step": state["step"], "dev_loss": dl,
+             "elapsed": state["elapsed"]})
+        if not args.quiet:
+            print(f"epoch {state['epoch']} done at step {state['step']}: dev loss {dl:.3f} "
+                  f"(elapsed {fmt_time(state['elapsed'])})", flush=True)
+        if dl < state["best_dev"]:
+            state["best_dev"] = dl
+            save(os.path.join(args.out, "best.pt"), best=True)
+        save(ckpt_path)
+
+    while state["step"] < total_steps and (args.steps or state["epoch"] < args.epochs):
         order = batches(train, args.batch, random.Random(args.seed * 1000 + state["epoch"]))
         run_loss, run_n = 0.0, 0
         for bi in range(state["batch"], len(order)):
             for g in opt.param_groups:
                 g["lr"] = lr_at(state["step"], total_steps, args.lr)
-            loss = loss_of(model, order[bi], args.smoothing)
+            loss = loss_of(model, order[bi], args.smoothing, args.bf16)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -164,7 +206,8 @@ def main(argv=None):
             if run_n % 50 == 0 and not args.quiet:
                 done = state["step"] / total_steps
                 eta = (total_steps - state["step"]) * state["elapsed"] / state["step"]
-                print(f"epoch {state['epoch'] + 1}/{args.epochs} batch {bi + 1}/{len(order)} "
+                epochs = math.ceil(total_steps / per_epoch)
+                print(f"epoch {state['epoch'] + 1}/{epochs} batch {bi + 1}/{len(order)} "
                       f"loss {run_loss / run_n:.3f} lr {opt.param_groups[0]['lr']:.2e} "
                       f"{100 * done:.1f}% elapsed {fmt_time(state['elapsed'])} "
                       f"eta {fmt_time(eta)}", flush=True)
@@ -174,18 +217,9 @@ def main(argv=None):
             if time.time() - last_ckpt > args.checkpoint_minutes * 60:
                 save(ckpt_path)
                 last_ckpt = time.time()
-        state["epoch"] += 1
-        state["batch"] = 0
-        dl = dev_loss(model, dev)
-        log({"epoch": state["epoch"], "step": state["step"], "dev_loss": dl,
-             "elapsed": state["elapsed"]})
-        if not args.quiet:
-            print(f"epoch {state['epoch']} done: dev loss {dl:.3f} "
-                  f"(elapsed {fmt_time(state['elapsed'])})", flush=True)
-        if dl < state["best_dev"]:
-            state["best_dev"] = dl
-            save(os.path.join(args.out, "best.pt"), best=True)
-        save(ckpt_path)
+            if state["step"] >= total_steps:
+                break
+        finish_epoch()  # a step budget ending mid-epoch counts as an epoch: dev loss is logged
         last_ckpt = time.time()
     return model, meta, state
 
