@@ -122,8 +122,13 @@ def main(argv=None):
                     help="also BLEU per source-length bucket of the long-input set (greedy)")
     ap.add_argument("--copy", action="store_true",
                     help="also the share of outputs that copy an English word")
+    ap.add_argument("--no-copy-rule", action="store_true",
+                    help="torch engine only: let <unk> copy any source word, to measure what "
+                         "the copy rule (docs/model-format.md) changes")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args(argv)
+    if args.no_copy_rule and args.engine != "torch":
+        ap.error("--no-copy-rule needs --engine torch (the engines always apply the rule)")
     torch.set_num_threads(args.threads)
 
     items = test_set(args.data, args.split, args.max_words)[:args.limit]
@@ -134,7 +139,7 @@ def main(argv=None):
     rows = []
     for path in args.model:
         model, meta = export.load_model(path)
-        tr = Translator(model, meta)
+        tr = Translator(model, meta, copy_rule=not args.no_copy_rule)
         names = set(meta["tgt_names"])
         extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
                  "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"]}
@@ -160,7 +165,8 @@ def main(argv=None):
             else:
                 hyps = [tr.translate(en, beam)["text"] for en, _ in items]
             row = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
-                   "engine": args.engine, "beam": beam, "sentences": len(items),
+                   "engine": args.engine, "beam": beam, "copy_rule": not args.no_copy_rule,
+                   "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
             row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
             if fr_words is not None:

@@ -39,8 +39,11 @@ def may_write_unk(alpha, copy_mask):
 
 
 class Translator:
-    def __init__(self, model, meta):
+    def __init__(self, model, meta, copy_rule=True):
+        """copy_rule=False writes <unk> wherever the model ranks it first (for measuring what
+        the rule changes; the engines always apply it)."""
         self.model = model.eval()
+        self.copy_rule = copy_rule
         self.cfg = meta["cfg"]
         self.src_itos, self.tgt_itos = meta["src_itos"], meta["tgt_itos"]
         self.src_index = {w: i for i, w in enumerate(self.src_itos)}
@@ -175,7 +178,7 @@ class Translator:
         src_tokens, ids = self.source(text)
         if not src_tokens:
             return {"src_tokens": [], "tgt_tokens": [], "text": "", "ids": []}
-        mask = [copyable(t, self.tgt_index) for t in src_tokens]
+        mask = [copyable(t, self.tgt_index) for t in src_tokens] if self.copy_rule else None
         if beam <= 1:
             steps = self.greedy(ids, mask)
             out_ids = [st["token"] for st in steps]

@@ -332,9 +332,9 @@ describe('the comparison page', { timeout: 900_000 }, () => {
 
   test('a refused sentence: its error, nothing claimed as measured, and the next one clears it', T, async () => {
     const page = await browser.newPage();
-    await page.goto(`${browser.url}compare.html?a=${NAMES.a}&b=${NAMES.b}&text=${encodeURIComponent('cat '.repeat(70))}`);
+    await page.goto(`${browser.url}compare.html?a=${NAMES.a}&b=${NAMES.b}&text=${encodeURIComponent('cat '.repeat(160))}`);
     await settled(page);
-    assert.match(await page.textContent('[data-role="error"]'), /at most 64/);
+    assert.match(await page.textContent('[data-role="error"]'), /at most \d+/);
     for (const side of ['a', 'b']) {
       const s = await readSide(page, side);
       assert.equal(s.cost.value, null);
