@@ -1,6 +1,6 @@
 // Example sentences, each chosen (on the shipped model) to show something about attention.
 export const EXAMPLES = [
-  { text: 'The black cat is sleeping.', why: 'one English word becomes several French ones: en train de dormir' },
+  { text: 'The black cat is sleeping.', why: 'the adjective moves after the noun: le chat noir' },
   { text: 'I bought a red car.', why: 'the adjective moves after the noun: une voiture rouge' },
   { text: 'Where is my black umbrella?', why: 'a question, and the adjective moves after the noun' },
   { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison' },
@@ -20,8 +20,8 @@ export const COMPARE_EXAMPLES = [
   { text: 'I bought a red car.', why: 'the same translation from both: where do their weights differ?' },
   { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison' },
   { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas' },
-  { text: 'Where is my black umbrella?', why: 'the dot-product model drops noir here; the additive one keeps it' },
-  { text: 'The black cat is sleeping.', why: 'both stumble: the additive model drops noir, the dot-product one writes le noir le chat' },
+  { text: 'Where is my black umbrella?', why: 'both write mon parapluie noir: compare where each looks for noir' },
+  { text: 'The black cat is sleeping.', why: 'the additive model writes dort, the dot-product one est en train de dormir: one English word, one or four French ones' },
   {
     text: 'When I was young, I walked to school with my brother every morning.',
     why: 'a long sentence: two diagonals, and the scoring cost grows with its length',

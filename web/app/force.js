@@ -12,6 +12,7 @@ export class ForceMode {
   #S;
   #cb;
   #available = false;
+  #shown = false; // once a sentence has been translated the form stays, so nothing jumps
   #active = null; // {french, result} on show, or null
   #pending = 0; // the request whose answer may still be shown
 
@@ -41,6 +42,7 @@ export class ForceMode {
   // True once a sentence has been translated (its columns exist); false while decoding.
   setAvailable(available) {
     this.#available = available;
+    this.#shown ||= available;
     this.#el.submit.disabled = !available;
     this.#render();
   }
@@ -88,7 +90,7 @@ export class ForceMode {
 
   #render() {
     const { summary, text, form } = this.#el;
-    form.hidden = !this.#available && !this.#active;
+    form.hidden = !this.#shown;
     summary.hidden = !this.#active;
     if (this.#active) {
       const { result } = this.#active;
