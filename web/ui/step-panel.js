@@ -50,8 +50,9 @@ export class StepPanel {
     if (isEnd && !forced) parts.push(h('p', { class: 'bl-steps-note', text: S.captionEnd }));
     if (beam) parts.push(h('p', { class: 'bl-steps-note', text: S.captionBeam }));
     if (forced) {
+      const p = `${fmt(step.prob * 100, 1)}%`;
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'forced-note',
-        text: S.forcedStep(`${fmt(step.prob * 100, 1)}%`, tokenLabel(step.topWords[0])) }));
+        text: isEnd ? S.forcedEnd(p) : S.forcedStep(p, tokenLabel(step.topWords[0])) }));
       if (step.token === UNK_ID) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
     } else if (!beam && step.token === UNK_ID && !isEnd) {
       parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));

@@ -61,6 +61,7 @@ const en = {
   errorForce: 'Your French could not be aligned.',
   forcedStep: (p, own) =>
     `You wrote this word; the model gave it a probability of ${p}. Its own first choice here was “${own}”.`,
+  forcedEnd: (p) => `Your translation ends here; the model gave the end of the sentence a probability of ${p}.`,
   forcedUnk: (word) => `“${word}” is not in the model’s vocabulary: the model reads it as ⟨unk⟩, and the probability is that of ⟨unk⟩.`,
   yourWord: 'your word',
   // matrix
@@ -173,6 +174,7 @@ const zh = {
   forceEmpty: '请输入要对齐的法语译文。',
   errorForce: '你的法语译文无法对齐。',
   forcedStep: (p, own) => `这个词是你写的；模型给它的概率是 ${p}。模型在这一步自己的首选是“${own}”。`,
+  forcedEnd: (p) => `你的译文到这里结束；模型给句子结束的概率是 ${p}。`,
   forcedUnk: (word) => `“${word}”不在模型的词表中：模型把它读作 ⟨unk⟩，这里的概率是 ⟨unk⟩ 的概率。`,
   yourWord: '你的词',
   matrixLabel: '注意力矩阵',
