@@ -177,11 +177,13 @@ describe('the comparison page', { timeout: 900_000 }, () => {
       const shown = await readSide(page, side);
       const info = ref[side].info();
       const [A, D, H2] = [info.attn, info.decHidden, 2 * info.encHidden];
+      // The query the model really uses: s′ᵢ for the conditional GRU, sᵢ₋₁ for the paper's decoder.
+      const q = info.decoder === 'cgru' ? 's′ᵢ' : 'sᵢ₋₁';
       if (info.scoring === 'additive') {
-        assert.equal(shown.formula, 'eᵢⱼ = vᵀ tanh(W sᵢ₋₁ + U hⱼ)');
+        assert.equal(shown.formula, `eᵢⱼ = vᵀ tanh(W ${q} + U hⱼ)`);
         assert.equal(shown.dims, `W: ${A}×${D} · U: ${A}×${H2} · v: ${A}`);
       } else {
-        assert.equal(shown.formula, 'eᵢⱼ = (Wq sᵢ₋₁) · (Wk hⱼ) / √A');
+        assert.equal(shown.formula, `eᵢⱼ = (Wq ${q}) · (Wk hⱼ) / √A`);
         assert.equal(shown.dims, `Wq: ${A}×${D} · Wk: ${A}×${H2}`);
       }
       assert.equal(shown.params.value, info.scoringParams);

@@ -145,7 +145,7 @@ class Translator {
 
   // What attention's scoring costs on this sentence, timed by re-running the model's own kernels
   // on its annotations: {n, stepUs, scoreUs, keysUs, batches, callsPerBatch}. stepUs is one
-  // decoder step's scoring (q = W s_{i-1}, then the n scores e_ij), scoreUs the n scores alone,
+  // decoder step's scoring (q = W s_{i-1}, or W s'_i for a cgru model, then the n scores e_ij), scoreUs the n scores alone,
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
   // minBatchMs. It blocks for about 3 * batches * minBatchMs ms, so that product is capped at
   // 1000. Empty text: n 0, all 0.
