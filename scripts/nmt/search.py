@@ -87,9 +87,10 @@ class Translator:
             e, alpha, c, s, logp = self.step(enc, y, s)
             top = topk(logp, TOPK)
             y = top[0][0]
-            if y == data.UNK and not may_write_unk(alpha.tolist(), copy_mask):
+            row = alpha.tolist()
+            if y == data.UNK and not may_write_unk(row, copy_mask):
                 y = top[1][0]
-            steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
+            steps.append({"e": e.tolist(), "alpha": row, "c": c.tolist(),
                           "token": y, "prob": float(torch.exp(logp[y])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
             if y == data.EOS:

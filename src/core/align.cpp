@@ -57,11 +57,7 @@ bool Translator::align(std::string_view source, std::string_view target, const A
     row.e = st.e;
     row.alpha = st.alpha;
     row.c = st.c;
-    for (auto [id, lp] : top_k(st.logp, k)) {
-      row.top_ids.push_back(id);
-      row.top_logp.push_back(lp);
-      row.top_words.push_back(im.data.tgt_vocab[id]);
-    }
+    im.set_top(top_k(st.logp, k), &row);
     row.done = y == kEos;
     out->steps.push_back(std::move(row));
     s.swap(st.s);

@@ -26,12 +26,19 @@ std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) 
   return out;
 }
 
-bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable) {
-  if (copyable.empty()) return true;
+namespace {
+// The source token (of the first n, so </s> is left out) with the largest weight, ties to the
+// earlier: the one an <unk> would copy.
+size_t attended(const std::vector<float>& alpha, size_t n) {
   size_t best = 0;
-  for (size_t j = 1; j < copyable.size() && j < alpha.size(); j++)
+  for (size_t j = 1; j < n && j < alpha.size(); j++)
     if (alpha[j] > alpha[best]) best = j;
-  return copyable[best] != 0;
+  return best;
+}
+}  // namespace
+
+bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable) {
+  return copyable.empty() || copyable[attended(alpha, copyable.size())] != 0;
 }
 
 std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
@@ -128,10 +135,7 @@ std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int ma
 
 std::string replace_unk(const std::vector<float>& alpha,
                         const std::vector<std::string>& src_tokens) {
-  size_t best = 0;
-  for (size_t j = 1; j < src_tokens.size() && j < alpha.size(); j++)
-    if (alpha[j] > alpha[best]) best = j;
-  return src_tokens.empty() ? "<unk>" : src_tokens[best];
+  return src_tokens.empty() ? "<unk>" : src_tokens[attended(alpha, src_tokens.size())];
 }
 
 std::vector<std::string> target_words(const std::vector<int>& ids,

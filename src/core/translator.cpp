@@ -205,11 +205,7 @@ bool Decoder::next(Step* out) {
   out->e = d.st.e;
   out->alpha = d.st.alpha;
   out->c = d.st.c;
-  for (auto [id, lp] : top) {
-    out->top_ids.push_back(id);
-    out->top_logp.push_back(lp);
-    out->top_words.push_back(d.impl->data.tgt_vocab[id]);
-  }
+  d.impl->set_top(top, out);
   out->done = d.done;
   d.decode_ms += ms_since(t0);
   return true;

@@ -51,6 +51,15 @@ struct Translator::Impl {
       a->copyable.push_back(tgt_index.count(t) > 0 || looks_like_name_or_number(t));
   }
 
+  // A step's top-k candidates, with their words, into *row.
+  void set_top(const std::vector<std::pair<int, float>>& top, Step* row) const {
+    for (auto [id, lp] : top) {
+      row->top_ids.push_back(id);
+      row->top_logp.push_back(lp);
+      row->top_words.push_back(data.tgt_vocab[id]);
+    }
+  }
+
   void fill(const Hyp& best, const std::vector<std::string>& src_tokens, Translation* out) const {
     out->tgt_tokens = target_words(best.ids, best.alphas, src_tokens, data.tgt_vocab);
     out->tgt_ids.assign(best.ids.begin(), best.ids.begin() + out->tgt_tokens.size());
