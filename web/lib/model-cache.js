@@ -82,8 +82,11 @@ async function download(url, entry) {
     throw new Error(`cannot download model ${url}: ${e.message}`);
   }
   if (!res.ok) throw new Error(`cannot download model ${url}: HTTP ${res.status}`);
-  // With Content-Encoding the header counts compressed bytes; then it is only a hint.
-  const total = Number(res.headers.get('content-length')) || null;
+  // With a Content-Encoding, Content-Length counts the compressed bytes while the stream yields
+  // the model's own, so it does not give the size. (A cross-origin server that does not expose
+  // Content-Encoding still leaves it a hint: the Math.max below keeps loaded <= total.)
+  const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  const total = encoded ? null : Number(res.headers.get('content-length')) || null;
   if (!res.body) {
     const bytes = new Uint8Array(await res.arrayBuffer());
     report(entry, bytes.length, bytes.length);
