@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 // A small static server for the page: scripts/demo runs it, and the browser tests start it in
-// process. No dependencies, loopback only, plain headers (nothing that would make the page
-// work here and fail behind an ordinary static host).
+// process. No dependencies, loopback only. Its headers are ones an ordinary static host sends
+// too (CORS, gzip/brotli, ranges) or stricter ones (a CSP, nosniff), so nothing works here
+// that would fail behind such a host.
 //
 //   node scripts/serve.mjs [--port 8000]
 //
 // URL space: /models/* -> models/, /fixtures/* -> tests/fixtures/ (the tiny test models),
 // everything else -> web/ (the page at /).
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+
+import { compressible, createCompressedFiles } from './lib/compressed-files.mjs';
+import { acceptedEncodings, byteRange, targetPath } from './lib/http-request.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,12 +37,42 @@ const TYPES = {
   '.safetensors': 'application/octet-stream',
 };
 
+// The pages carry their own <meta> policies; this header is the same rule enforced by the
+// server, so it also holds before the tag is parsed and for a page that loses its tag (a
+// browser applies both, so each page's <meta> can narrow it further). Everything is from this
+// origin; data: is for the favicon and blob: for the matrix exports. Only the pages that host
+// the widget decode on their main thread, where Embind builds its wrappers with new Function,
+// so only they get 'unsafe-eval'; index and compare decode in module workers, whose policy is
+// their own response's (none).
+const PAGE_POLICY = (scriptSrc) =>
+  `default-src 'self'; script-src ${scriptSrc}; style-src 'self'; img-src 'self' data: blob:; ` +
+  "object-src 'none'; base-uri 'none'; form-action 'none'";
+const WIDGET_PAGES = new Set(['embed.html', 'embed-docs.html']);
+
+// The widget is embedded on other origins: its module, engine and models are fetched there
+// with CORS. Range is the one request header here that can make a browser ask first.
+const METHODS = 'GET, HEAD, OPTIONS';
+const CORS = {
+  'Access-Control-Allow-Methods': METHODS,
+  'Access-Control-Allow-Headers': 'Range',
+  'Access-Control-Max-Age': '86400',
+};
+// Readable by a cross-origin page: the model loader needs Content-Encoding to know that
+// Content-Length counts compressed bytes.
+const EXPOSED = 'Content-Encoding, Content-Range, Accept-Ranges';
+
+// [prefix, dir, {pages}]: pages marks the folder of the project's own HTML pages.
 function defaultMounts() {
   return [
     ['/models/', path.join(ROOT, 'models')],
     ['/fixtures/', path.join(ROOT, 'tests', 'fixtures')],
-    ['/', path.join(ROOT, 'web')],
+    ['/', path.join(ROOT, 'web'), { pages: true }],
   ];
+}
+
+function isInside(dir, file) {
+  const rel = path.relative(dir, file);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 // -> absolute file path inside one mount, or null for anything that would leave it. The URL
@@ -57,62 +92,124 @@ export function resolvePath(urlPath, mounts) {
     if (!decoded.startsWith(prefix)) continue;
     const rest = decoded.slice(prefix.length);
     const file = path.resolve(dir, rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest);
-    const inside = path.relative(dir, file);
-    if (inside.startsWith('..') || path.isAbsolute(inside)) return null;
-    return file;
+    return isInside(dir, file) ? file : null;
   }
   return null;
 }
 
-function send(res, status, text) {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+// -> {file, info, page} for the regular file a URL path names, where `file` is its real path,
+// or null. resolvePath() only reasons about names; a symlink under web/ could still point at
+// /etc/passwd. So the real path must lie inside the real path of a mount: any mount, since a
+// file there is served under its own URL anyway and a link between them gives nothing away.
+// `page`: one of the project's own HTML pages (under web/), which get a CSP.
+async function findFile(urlPath, mounts) {
+  const named = resolvePath(urlPath, mounts);
+  if (!named) return null;
+  let file;
+  let info;
+  try {
+    file = await realpath(named);
+    info = await stat(file);
+  } catch {
+    return null;
+  }
+  if (!info.isFile()) return null;
+  const roots = await Promise.all(mounts.map(([, dir]) => realpath(dir).catch(() => null)));
+  const home = mounts.findIndex((_, i) => roots[i] && isInside(roots[i], file));
+  if (home < 0) return null;
+  const pageRoot = mounts[home][2]?.pages ? roots[home] : null;
+  const page = pageRoot && path.extname(file) === '.html' ? path.relative(pageRoot, file) : null;
+  return { file, info, page };
+}
+
+function send(res, status, text, headers = {}) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
   res.end(`${text}\n`);
+}
+
+function stream(res, file, start, end) {
+  if (end < start) return res.end(); // an empty file
+  // pipeline() closes the file when the client goes away mid-body (pipe() would leak it).
+  pipeline(createReadStream(file, { start, end }), res, (e) => e && res.destroy());
+}
+
+async function serveFile(req, res, { file, info, page }, compressed) {
+  const ext = path.extname(file).toLowerCase();
+  const headers = {
+    'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+    // Always revalidate: a rebuilt engine or a new model is picked up on reload.
+    'Cache-Control': 'no-cache',
+    'Accept-Ranges': 'bytes',
+    'Access-Control-Expose-Headers': EXPOSED,
+  };
+  if (page !== null) {
+    headers['Content-Security-Policy'] = PAGE_POLICY(WIDGET_PAGES.has(page) ? "'self' 'unsafe-eval'" : "'self'");
+  }
+  const canCompress = compressible(ext, info.size);
+  if (canCompress) headers.Vary = 'Accept-Encoding';
+
+  // Range is for GET only; with If-Range we have no validator to compare, so the whole file.
+  const range = req.method === 'GET' && req.headers.range && !req.headers['if-range']
+    ? byteRange(req.headers.range, info.size)
+    : null;
+  if (range === 'unsatisfiable') {
+    return send(res, 416, 'range not satisfiable', { ...headers, 'Content-Range': `bytes */${info.size}` });
+  }
+  if (range) {
+    // Ranges count the file's own bytes, so they are always sent without a content coding.
+    res.writeHead(206, {
+      ...headers,
+      'Content-Range': `bytes ${range.start}-${range.end}/${info.size}`,
+      'Content-Length': range.end - range.start + 1,
+    });
+    return stream(res, file, range.start, range.end);
+  }
+
+  for (const coding of canCompress ? acceptedEncodings(req.headers['accept-encoding']) : []) {
+    const body = await compressed(file, info, coding).catch(() => null);
+    if (!body) continue;
+    res.writeHead(200, { ...headers, 'Content-Encoding': coding, 'Content-Length': body.length });
+    return res.end(req.method === 'HEAD' ? undefined : body);
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': info.size });
+  if (req.method === 'HEAD') return res.end();
+  return stream(res, file, 0, info.size - 1);
+}
+
+async function handle(req, res, mounts, compressed) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // Public, static files: a course page on another origin may load the widget's module,
+  // engine and models (module scripts and fetch() are CORS requests), as from a CDN. On
+  // errors too, so that such a page can tell a 404 from a network failure.
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  // 'OPTIONS *' asks about the server as a whole; any other target must be a path.
+  const urlPath = req.method === 'OPTIONS' && req.url === '*' ? '*' : targetPath(req.url);
+  if (urlPath === null) return send(res, 400, 'bad request target');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { Allow: METHODS, ...CORS });
+    return res.end();
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return send(res, 405, 'method not allowed', { Allow: METHODS });
+  }
+  const found = await findFile(urlPath, mounts);
+  if (!found) return send(res, 404, 'not found');
+  return serveFile(req, res, found, compressed);
 }
 
 // extraMounts: [[prefix, dir], ...] tried before the default ones (tests serve their own
 // files this way). port 0 picks a free one. -> Promise<{server, url, close()}>
 export function startServer({ port = 8000, extraMounts = [], log = false } = {}) {
   const mounts = [...extraMounts, ...defaultMounts()];
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url, `http://${HOST}`);
-    const done = (status) => log && console.log(`${status} ${req.method} ${url.pathname}`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
-      send(res, 405, 'method not allowed');
-      return done(405);
-    }
-    const file = resolvePath(url.pathname, mounts);
-    if (!file) {
-      send(res, 404, 'not found');
-      return done(404);
-    }
-    let info;
-    try {
-      info = await stat(file);
-    } catch {
-      info = null;
-    }
-    if (!info || !info.isFile()) {
-      send(res, 404, 'not found');
-      return done(404);
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': info.size,
-      // Always revalidate: a rebuilt engine or a new model is picked up on reload.
-      'Cache-Control': 'no-cache',
-      // Public, static files: a course page on another origin may load the widget's module,
-      // engine and models (module scripts and fetch() are CORS requests), as from a CDN.
-      'Access-Control-Allow-Origin': '*',
+  const compressed = createCompressedFiles();
+  const server = http.createServer((req, res) => {
+    if (log) res.on('finish', () => console.log(`${res.statusCode} ${req.method} ${req.url}`));
+    // The last line of defence: whatever a handler throws costs one request, not the server.
+    handle(req, res, mounts, compressed).catch((e) => {
+      console.error(`serve.mjs: ${req.method} ${req.url}: ${e?.stack ?? e}`);
+      if (res.headersSent) res.destroy();
+      else send(res, 500, 'internal server error');
     });
-    if (req.method === 'HEAD') {
-      res.end();
-    } else {
-      createReadStream(file)
-        .on('error', () => res.destroy())
-        .pipe(res);
-    }
-    done(200);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
