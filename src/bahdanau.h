@@ -30,6 +30,8 @@ struct TranslateParams {
 constexpr int kMaxBeam = 16;
 
 struct ModelInfo {
+  // scoring: "additive", "scaled_dot", or "none" (no attention: one fixed context vector, and
+  // every attention row, e and alpha is empty)
   std::string src_lang, tgt_lang, scoring, dtype, kernels;
   std::string decoder;  // where attention's query comes from: "paper" s_{i-1}, "cgru" s'_i
   int emb, enc_hidden, dec_hidden, attn, src_vocab, tgt_vocab, max_src_len, max_tgt_len;
@@ -48,7 +50,7 @@ struct Translation {
   std::vector<int> src_ids;                 // without </s>
   std::vector<std::string> tgt_tokens;      // the rows: output tokens, </s> excluded
   std::vector<int> tgt_ids;                 // before <unk> replacement
-  std::vector<std::vector<float>> attention;  // [rows][columns]
+  std::vector<std::vector<float>> attention;  // [rows][columns]; [rows][0] without attention
   std::vector<float> probs;                 // p of each output token (greedy only, else empty)
   std::string text;                         // detokenized
   bool truncated = false;                   // stopped at the length limit, not at </s>
@@ -62,7 +64,8 @@ struct Step {
   int token = 0;          // chosen id (greedy)
   std::string word;       // chosen token's text, <unk> replaced; "</s>" at the end
   float prob = 0;         // p(token)
-  std::vector<float> e, alpha, c;  // raw scores, weights (one per column), context
+  std::vector<float> e, alpha, c;  // raw scores, weights (one per column; none without
+                                   // attention), context
   std::vector<int> top_ids;
   std::vector<float> top_logp;
   std::vector<std::string> top_words;
@@ -133,6 +136,9 @@ class Translator {
 
   bool tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                        std::string* error) const;
+  // The target language's tokens, as scripts/eval's BLEU counts them (docs/tokenization.md).
+  bool tokenize_target(std::string_view text, std::vector<std::string>* tokens,
+                       std::string* error) const;
 
   // Forced decoding of target (in the model's target language) after source. Empty source:
   // an empty Alignment and true. Invalid UTF-8 in either, a source over max_src_len tokens or
@@ -140,10 +146,11 @@ class Translator {
   bool align(std::string_view source, std::string_view target, const AlignParams& params,
              Alignment* out, std::string* error);
 
-  // Times the scoring of text (empty text: n = 0, all zeros). False on bad text or params.
+  // Times the scoring of text (empty text: n = 0, all zeros). False on bad text or params,
+  // and for a model without attention.
   bool scoring_cost(std::string_view text, const ScoringCostParams& params, ScoringCost* out,
                     std::string* error);
-  // Scaled-dot models only (false and a message for additive ones). Empty text: no tokens.
+  // Scaled-dot models only (false and a message for others). Empty text: no tokens.
   bool self_attention(std::string_view text, SelfAttention* out, std::string* error);
   const ModelInfo& info() const;
 

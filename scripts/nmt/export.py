@@ -27,9 +27,10 @@ def to_tensors(model):
     sd = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in model.state_dict().items()}
     t = {"src_emb": sd["src_emb.weight"], "tgt_emb": sd["tgt_emb.weight"],
          "dec.init.W": sd["init.weight"], "dec.init.b": sd["init.bias"],
-         "att.W": sd["att_W.weight"], "att.U": sd["att_U.weight"],
          "dec.readout.W": sd["readout.weight"], "dec.readout.b": sd["readout.bias"],
          "dec.out.b": sd["out_b"]}
+    if "att_W.weight" in sd:  # not in a model without attention
+        t["att.W"], t["att.U"] = sd["att_W.weight"], sd["att_U.weight"]
     if "att_v" in sd:
         t["att.v"] = sd["att_v"]
     e = "encoder.{}_l0"
@@ -47,9 +48,10 @@ def from_tensors(t, cfg):
     model = Bahdanau(dict(cfg, dropout=0.0))
     sd = {"src_emb.weight": t["src_emb"], "tgt_emb.weight": t["tgt_emb"],
           "init.weight": t["dec.init.W"], "init.bias": t["dec.init.b"],
-          "att_W.weight": t["att.W"], "att_U.weight": t["att.U"],
           "readout.weight": t["dec.readout.W"], "readout.bias": t["dec.readout.b"],
           "out_b": t["dec.out.b"]}
+    if cfg["scoring"] != "none":
+        sd["att_W.weight"], sd["att_U.weight"] = t["att.W"], t["att.U"]
     for ours, theirs in DEC_GRUS[cfg.get("decoder", "paper")]:
         for o, th in (("W_ih", "weight_ih"), ("W_hh", "weight_hh"), ("b_ih", "bias_ih"),
                       ("b_hh", "bias_hh")):
@@ -89,6 +91,8 @@ def dequantize(tensors):
 
 def metadata(cfg, meta, dtype, extra=None):
     config = {k: cfg[k] for k in CONFIG_KEYS}
+    if cfg["scoring"] == "none":
+        config["attn"] = 0  # no scoring network, so no attention width (the loaders check it)
     for k, default in OPTIONAL_CONFIG.items():
         if cfg.get(k, default) != default:
             config[k] = cfg[k]

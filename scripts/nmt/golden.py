@@ -1,9 +1,10 @@
 """Golden fixtures for the C++ core, computed by the PyTorch reference.
 
-  tiny:    tests/fixtures/tiny-{additive,scaled_dot}[-cgru]-{f32,int8}.safetensors + .json
+  tiny:    tests/fixtures/tiny-{additive,scaled_dot,none}[-cgru]-{f32,int8}.safetensors + .json
            (seeded random weights, every step's e / alpha / c, top-5, greedy and beam-4, and
            forced decoding of a given French target: every row, its probability and top-5;
-           "-cgru" models score with the conditional GRU's query)
+           "-cgru" models score with the conditional GRU's query; "none" models have no
+           attention: empty e and alpha, the same c at every step)
   shipped: tests/fixtures/en-fr-dev100.json (greedy and beam-4 of 100 dev sentences,
            from the int8 weights as stored)
 """
@@ -114,7 +115,8 @@ def case_record(tr, text, with_steps=True, target=None):
 
 
 TINY_MODELS = ((11, "additive", "paper"), (12, "scaled_dot", "paper"),
-               (13, "additive", "cgru"), (14, "scaled_dot", "cgru"))
+               (13, "additive", "cgru"), (14, "scaled_dot", "cgru"),
+               (15, "none", "paper"), (16, "none", "cgru"))
 
 
 def write_tiny():

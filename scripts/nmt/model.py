@@ -9,7 +9,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-SCORINGS = ("additive", "scaled_dot")
+# "none" is the paper's RNNencdec baseline: no attention, one fixed context c = [->h_T; <-h_1]
+# for every output step, fed where c_i goes in the attention models.
+SCORINGS = ("additive", "scaled_dot", "none")
 # Where the attention query comes from. "paper": s_{i-1}, the state before the decoder reads
 # y_{i-1} (Bahdanau et al. 2014). "cgru": the conditional GRU of Nematus (Sennrich et al. 2017):
 # a first GRU reads y_{i-1}, attention scores with its state s'_i, a second GRU reads c_i.
@@ -37,8 +39,10 @@ class Bahdanau(nn.Module):
         self.src_emb = nn.Embedding(cfg["src_vocab"], E, padding_idx=0)
         self.encoder = nn.GRU(E, H, batch_first=True, bidirectional=True)
         self.init = nn.Linear(H, D)                     # s_0 = tanh(W_s <-h_1 + b)
-        self.att_W = nn.Linear(D, A, bias=False)        # query from s_{i-1} (cgru: s'_i)
-        self.att_U = nn.Linear(2 * H, A, bias=False)    # keys from h_j
+        self.attention = cfg["scoring"] != "none"
+        if self.attention:
+            self.att_W = nn.Linear(D, A, bias=False)    # query from s_{i-1} (cgru: s'_i)
+            self.att_U = nn.Linear(2 * H, A, bias=False)  # keys from h_j
         self.att_v = nn.Parameter(torch.empty(A).uniform_(-0.1, 0.1)) \
             if cfg["scoring"] == "additive" else None
         self.tgt_emb = nn.Embedding(cfg["tgt_vocab"], E, padding_idx=0)
@@ -55,13 +59,14 @@ class Bahdanau(nn.Module):
 
     # --- encoder -------------------------------------------------------------------------
     def encode(self, src, src_len):
-        """h_j = [->h_j; <-h_j] for every source position, keys U h_j, and s_0."""
+        """h_j = [->h_j; <-h_j] for every source position, keys U h_j (None without
+        attention), and s_0."""
         x = self.drop(self.src_emb(src))
         packed = nn.utils.rnn.pack_padded_sequence(x, src_len.cpu(), batch_first=True,
                                                    enforce_sorted=False)
         out, h_n = self.encoder(packed)
         h, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
-        keys = self.att_U(h)
+        keys = self.att_U(h) if self.attention else None
         s0 = torch.tanh(self.init(h_n[1]))  # backward state after reading x_T..x_1
         return h, keys, s0
 
@@ -74,6 +79,16 @@ class Bahdanau(nn.Module):
         return (keys @ q.unsqueeze(2)).squeeze(2) / math.sqrt(q.size(1))
 
     def attend(self, s_prev, h, keys, mask):
+        """(e, alpha, c). Without attention e and alpha are empty (0 columns) and c is the
+        fixed vector [->h_T; <-h_1]: the forward state after the last token (</s>), the
+        backward state after reading back to the first."""
+        if not self.attention:
+            H = h.size(2) // 2
+            last = mask.sum(1) - 1
+            fwd = h[torch.arange(h.size(0)), last, :H]
+            c = torch.cat([fwd, h[:, 0, H:]], dim=1)
+            empty = h.new_zeros(h.size(0), 0)
+            return empty, empty, c
         e = self.score(s_prev, keys).masked_fill(~mask, float("-inf"))
         alpha = torch.softmax(e, dim=1)
         c = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)  # c_i = sum_j alpha_ij h_j
@@ -110,7 +125,7 @@ class Bahdanau(nn.Module):
         # The readout and the vocabulary projection need no recurrence: batch them over time.
         logits = self.logits(torch.stack(states, 1), torch.stack(contexts, 1),
                              torch.stack(embs, 1))
-        return (logits, torch.stack(alphas, 1)) if return_alpha else logits
+        return (logits, torch.stack(alphas, 1)) if return_alpha else logits  # no attention: (B, T, 0)
 
     def num_params(self):
         return sum(p.numel() for p in self.parameters())

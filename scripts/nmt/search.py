@@ -34,7 +34,10 @@ def attended(alpha, n_src):
 
 
 def may_write_unk(alpha, copy_mask):
-    """copy_mask: copyable() of each source token, or None (every <unk> allowed)."""
+    """copy_mask: copyable() of each source token, or None (every <unk> allowed). A model
+    without attention (an empty row) has no source word to copy, so it never writes <unk>."""
+    if not alpha:
+        return False
     return copy_mask is None or copy_mask[attended(alpha, len(copy_mask))]
 
 
@@ -169,7 +172,7 @@ class Translator:
         for tid, alpha in zip(out_ids, alphas):
             if tid == data.EOS:
                 break
-            if tid == data.UNK and src_tokens:
+            if tid == data.UNK and src_tokens and alpha:
                 toks.append(src_tokens[attended(alpha, len(src_tokens))])
             else:
                 toks.append(self.tgt_itos[tid])

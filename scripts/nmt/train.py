@@ -81,7 +81,8 @@ def main(argv=None):
     ap.add_argument("--data", default=data.DEFAULT_DATA, help="Tatoeba TSV (English<TAB>French)")
     ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
                     help="checkpoint folder (training resumes from it)")
-    ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot"])
+    ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot", "none"],
+                    help="none: the paper's RNNencdec, one fixed context vector, no attention")
     ap.add_argument("--decoder", default="paper", choices=["paper", "cgru"],
                     help="paper: attention scores with s_{i-1}; cgru: with the state of a first "
                          "GRU that has read y_{i-1} (Sennrich et al. 2017)")

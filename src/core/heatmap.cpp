@@ -46,6 +46,13 @@ const char* shade(float a) {
 std::string render_heatmap(const std::vector<std::string>& columns,
                            const std::vector<std::string>& rows,
                            const std::vector<std::vector<float>>& weights) {
+  // A model without attention has empty rows: drawing them as all-"·" would claim it looked
+  // nowhere, when it never had the choice.
+  const bool attention = std::any_of(weights.begin(), weights.end(),
+                                     [](const std::vector<float>& r) { return !r.empty(); });
+  if (!weights.empty() && !attention)
+    return "no attention matrix: this model reads one fixed vector c = [->h_T; <-h_1] for "
+           "every output word\n";
   size_t label = 0;
   for (const auto& r : rows) label = std::max(label, display_width(r));
   std::vector<size_t> width(columns.size());

@@ -89,7 +89,13 @@ void Model::encode(const std::vector<int>& ids, Annotations* a) const {
     gru(w_.enc_bwd, &gi_b[t * 3 * H], prev, h);
     prev = h;
   }
-  project_keys(a->h.data(), int(n), a->keys.data());
+  if (cfg_.scoring == Scoring::None) {  // c = [->h_T; <-h_1]: all the decoder will see of x
+    a->keys.clear();
+    a->c.assign(a->h.end() - 2 * H, a->h.end() - H);
+    a->c.insert(a->c.end(), a->h.begin() + H, a->h.begin() + 2 * H);
+  } else {
+    project_keys(a->h.data(), int(n), a->keys.data());
+  }
   gemv(w_.init_W, &a->h[H], w_.init_b.data(), a->s0.data());  // s_0 from <-h_1
   k_.tanh(D, a->s0.data(), a->s0.data());
 }
@@ -116,8 +122,9 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
   const size_t E = cfg_.emb, H2 = 2 * size_t(cfg_.enc_hidden), A = cfg_.attn,
                D = cfg_.dec_hidden, M = cfg_.maxout, Vt = cfg_.tgt_vocab;
   const size_t n = size_t(a.n);
-  out->e.resize(n);
-  out->alpha.resize(n);
+  const bool attention = cfg_.scoring != Scoring::None;
+  out->e.resize(attention ? n : 0);
+  out->alpha.resize(attention ? n : 0);
   out->c.resize(H2);
   out->s.resize(D);
   out->logp.resize(Vt);
@@ -134,13 +141,17 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
     query = rs.s_query.data();
   }
 
-  // Score: e_ij = v . tanh(W q + U h_j)  or  (W q . U h_j) / sqrt(A), q = s_{i-1} or s'_i
-  fit(rs.q, A);
-  score(a, query, rs.q.data(), out->e.data());
-  // Normalise: alpha_i = softmax(e_i)
-  k_.softmax(n, out->e.data(), out->alpha.data());
-  // Mix: c_i = sum_j alpha_ij h_j
-  k_.weighted_sum(n, H2, out->alpha.data(), a.h.data(), H2, out->c.data());
+  if (attention) {
+    // Score: e_ij = v . tanh(W q + U h_j)  or  (W q . U h_j) / sqrt(A), q = s_{i-1} or s'_i
+    fit(rs.q, A);
+    score(a, query, rs.q.data(), out->e.data());
+    // Normalise: alpha_i = softmax(e_i)
+    k_.softmax(n, out->e.data(), out->alpha.data());
+    // Mix: c_i = sum_j alpha_ij h_j
+    k_.weighted_sum(n, H2, out->alpha.data(), a.h.data(), H2, out->c.data());
+  } else {  // no attention: c_i = c, the same fixed vector at every step
+    std::copy(a.c.begin(), a.c.end(), out->c.begin());
+  }
 
   if (cgru) {  // s_i = GRU2(c_i, s'_i)
     gemv(w_.dec_gru2.W_ih, out->c.data(), w_.dec_gru2.b_ih.data(), rs.gi.data());

@@ -13,6 +13,7 @@ struct Annotations {
   int n = 0;                // source positions, </s> included
   std::vector<float> h;     // [n, 2H]  h_j = [->h_j; <-h_j]
   std::vector<float> keys;  // [n, A]   U h_j, precomputed so a step costs one GEMV less per j
+  std::vector<float> c;     // [2H]    Scoring::None only: the fixed context [->h_T; <-h_1]
   std::vector<float> s0;    // [D]      tanh(W_init <-h_1 + b)
   // Per source token (</s> excluded): may <unk> replacement copy it? (search.h). Empty: all.
   std::vector<char> copyable;
@@ -20,8 +21,8 @@ struct Annotations {
 
 // The outputs of one decoder step i.
 struct StepState {
-  std::vector<float> e;      // [n]   raw scores e_ij
-  std::vector<float> alpha;  // [n]   softmax(e_i)
+  std::vector<float> e;      // [n]   raw scores e_ij (empty without attention)
+  std::vector<float> alpha;  // [n]   softmax(e_i) (empty without attention)
   std::vector<float> c;      // [2H]  context c_i
   std::vector<float> s;      // [D]   decoder state s_i
   std::vector<float> logp;   // [Vt]  log p(y_i | y_<i, x)

@@ -127,7 +127,7 @@ bool read_config(const json& meta, Config* cfg, std::string* error) {
   size_t src_lang, tgt_lang, scoring, dtype;
   if (!read_choice(c, "src_lang", langs, &src_lang, error) ||
       !read_choice(c, "tgt_lang", langs, &tgt_lang, error) ||
-      !read_choice(c, "scoring", {"additive", "scaled_dot"}, &scoring, error) ||
+      !read_choice(c, "scoring", {"additive", "scaled_dot", "none"}, &scoring, error) ||
       !read_choice(c, "dtype", {"f32", "int8"}, &dtype, error))
     return false;
   if (src_lang == tgt_lang)
@@ -135,7 +135,7 @@ bool read_config(const json& meta, Config* cfg, std::string* error) {
                 std::string("config: src_lang and tgt_lang are both \"") + langs[src_lang] + "\"");
   cfg->src_lang = langs[src_lang];
   cfg->tgt_lang = langs[tgt_lang];
-  cfg->scoring = scoring == 0 ? Scoring::Additive : Scoring::ScaledDot;
+  cfg->scoring = scoring == 0 ? Scoring::Additive : scoring == 1 ? Scoring::ScaledDot : Scoring::None;
   cfg->dtype = dtype == 0 ? DType::F32 : DType::Int8;
   if (c.contains("decoder")) {  // optional: files of the paper's decoder do not name it
     size_t decoder;
@@ -146,7 +146,9 @@ bool read_config(const json& meta, Config* cfg, std::string* error) {
   return read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) &&
          read_int(c, "enc_hidden", 1, kMaxWidth, &cfg->enc_hidden, error) &&
          read_int(c, "dec_hidden", 1, kMaxWidth, &cfg->dec_hidden, error) &&
-         read_int(c, "attn", 1, kMaxWidth, &cfg->attn, error) &&
+         // A model without attention has no scoring network, so no attention width.
+         (cfg->scoring == Scoring::None ? read_int(c, "attn", 0, 0, &cfg->attn, error)
+                                        : read_int(c, "attn", 1, kMaxWidth, &cfg->attn, error)) &&
          read_int(c, "maxout", 2, 2, &cfg->maxout, error) &&
          read_int(c, "src_vocab", 4, kMaxVocab, &cfg->src_vocab, error) &&
          read_int(c, "tgt_vocab", 4, kMaxVocab, &cfg->tgt_vocab, error) &&

@@ -90,8 +90,10 @@ bool list_params(const Config& cfg, Weights* w, std::vector<Param>* params, std:
   }
   matrix("dec.init.W", D, H, &w->init_W);
   vector("dec.init.b", D, &w->init_b);
-  matrix("att.W", A, D, &w->att_W);
-  matrix("att.U", A, H2, &w->att_U);
+  if (cfg.scoring != Scoring::None) {
+    matrix("att.W", A, D, &w->att_W);
+    matrix("att.U", A, H2, &w->att_U);
+  }
   if (cfg.scoring == Scoring::Additive) vector("att.v", A, &w->att_v);
   matrix("tgt_emb", Vt, E, &w->tgt_emb);
   auto gru = [&](const char* prefix, uint64_t in, Gru* g) {
@@ -254,6 +256,8 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
     if (name == "__metadata__" || by_name.count(name)) continue;
     if (name == "att.v" && cfg.scoring == Scoring::ScaledDot)
       return fail(error, "tensor att.v: not allowed in a scaled_dot model");
+    if (name.rfind("att.", 0) == 0 && cfg.scoring == Scoring::None)
+      return fail(error, "tensor " + name + ": not allowed in a model without attention");
     return fail(error, "unknown tensor " + short_dump(json(name)));
   }
   for (FileTensor& t : tensors) {

@@ -38,6 +38,7 @@ size_t attended(const std::vector<float>& alpha, size_t n) {
 }  // namespace
 
 bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable) {
+  if (alpha.empty()) return false;  // no attention: there is no source word to copy
   return copyable.empty() || copyable[attended(alpha, copyable.size())] != 0;
 }
 
@@ -135,7 +136,8 @@ std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int ma
 
 std::string replace_unk(const std::vector<float>& alpha,
                         const std::vector<std::string>& src_tokens) {
-  return src_tokens.empty() ? "<unk>" : src_tokens[attended(alpha, src_tokens.size())];
+  return src_tokens.empty() || alpha.empty() ? "<unk>"
+                                             : src_tokens[attended(alpha, src_tokens.size())];
 }
 
 std::vector<std::string> target_words(const std::vector<int>& ids,

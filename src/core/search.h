@@ -37,10 +37,12 @@ std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int ma
 // Whether the search may write <unk> at a step whose attention row is alpha: the source token
 // it would copy (largest weight, </s> excluded, ties to the earlier) is marked copyable, or
 // nothing is marked. Otherwise greedy and beam search take the best word that is not <unk>.
+// A model without attention (empty alpha) never writes <unk>: it has nothing to copy.
 bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& copyable);
 
 // Ids -> tokens up to </s>; an <unk> becomes the source token (not </s>) with the largest
-// weight in its attention row, ties to the earlier one (Luong et al., 2015).
+// weight in its attention row, ties to the earlier one (Luong et al., 2015); without attention
+// (an empty row: only forced decoding reaches it) it stays "<unk>".
 std::vector<std::string> target_words(const std::vector<int>& ids,
                                       const std::vector<std::vector<float>>& alphas,
                                       const std::vector<std::string>& src_tokens,

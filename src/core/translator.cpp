@@ -14,6 +14,16 @@
 
 namespace bl {
 
+namespace {
+const char* scoring_name(Scoring s) {
+  switch (s) {
+    case Scoring::Additive: return "additive";
+    case Scoring::ScaledDot: return "scaled_dot";
+    case Scoring::None: return "none";
+  }
+  return "?";
+}
+}  // namespace
 
 Translator::Translator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Translator::~Translator() = default;
@@ -34,7 +44,7 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   ModelInfo& in = impl->info;
   in.src_lang = c.src_lang;
   in.tgt_lang = c.tgt_lang;
-  in.scoring = c.scoring == Scoring::Additive ? "additive" : "scaled_dot";
+  in.scoring = scoring_name(c.scoring);
   in.decoder = c.decoder == DecoderKind::CGru ? "cgru" : "paper";
   in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
   in.kernels = k.name;
@@ -48,7 +58,7 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   in.max_tgt_len = c.max_tgt_len;
   in.num_params = d.num_params;
   in.file_bytes = d.file_bytes;
-  // W (A x D) and U (A x 2H), plus v (A) for the additive network
+  // W (A x D) and U (A x 2H), plus v (A) for the additive network; A = 0 without attention
   in.scoring_params = size_t(c.attn) * (c.dec_hidden + 2 * c.enc_hidden) +
                       (c.scoring == Scoring::Additive ? size_t(c.attn) : 0);
   return std::unique_ptr<Translator>(new Translator(std::move(impl)));
@@ -59,6 +69,11 @@ const ModelInfo& Translator::info() const { return impl_->info; }
 bool Translator::tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                                  std::string* error) const {
   return impl_->src_tok->tokenize(text, tokens, error);
+}
+
+bool Translator::tokenize_target(std::string_view text, std::vector<std::string>* tokens,
+                                 std::string* error) const {
+  return impl_->tgt_tok->tokenize(text, tokens, error);
 }
 
 bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
@@ -72,6 +87,11 @@ bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
       p.min_batch_ms * p.batches > 1000) {
     *error = "scoring_cost: min_batch_ms must be in (0, 100], batches in 1..100, and "
              "min_batch_ms * batches at most 1000";
+    return false;
+  }
+  if (impl_->data.config.scoring == Scoring::None) {
+    *error = "scoring_cost needs an attention model: this one (scoring \"none\") has no "
+             "scoring network to time";
     return false;
   }
   std::vector<std::string> toks;
@@ -89,8 +109,11 @@ bool Translator::self_attention(std::string_view text, SelfAttention* out, std::
   if (!error) error = &ignored;
   *out = SelfAttention{};
   if (impl_->data.config.scoring != Scoring::ScaledDot) {
-    *error = "self_attention needs a scaled_dot model: its W_q and W_k are trained for dot "
-             "products, which this additive model's W and U are not";
+    *error = impl_->data.config.scoring == Scoring::None
+                 ? "self_attention needs a scaled_dot model: this one (scoring \"none\") has no "
+                   "attention weights at all"
+                 : "self_attention needs a scaled_dot model: its W_q and W_k are trained for dot "
+                   "products, which this additive model's W and U are not";
     return false;
   }
   std::vector<std::string> toks;

@@ -7,7 +7,8 @@
 
 namespace bl {
 
-enum class Scoring { Additive, ScaledDot };
+// None is the paper's RNNencdec baseline: no attention, one fixed context for every step.
+enum class Scoring { Additive, ScaledDot, None };
 // Where attention's query comes from: Paper scores with s_{i-1} (Bahdanau et al. 2014); CGru
 // with s'_i, the state of a first GRU that has read y_{i-1} (Sennrich et al. 2017).
 enum class DecoderKind { Paper, CGru };
@@ -21,7 +22,7 @@ struct Config {
   int emb = 0;         // E
   int enc_hidden = 0;  // H (annotations are 2H wide)
   int dec_hidden = 0;  // D
-  int attn = 0;        // A
+  int attn = 0;        // A (0 when scoring is None)
   int maxout = 2;      // M
   int src_vocab = 0, tgt_vocab = 0;
   int max_src_len = 0, max_tgt_len = 0;
@@ -46,8 +47,8 @@ struct Weights {
   Gru enc_fwd, enc_bwd;           // input E, hidden H
   Matrix init_W;                  // [D, H]
   std::vector<float> init_b;      // [D]
-  Matrix att_W;                   // [A, D]
-  Matrix att_U;                   // [A, 2H]
+  Matrix att_W;                   // [A, D], not in a None model
+  Matrix att_U;                   // [A, 2H], not in a None model
   std::vector<float> att_v;       // [A], additive only
   Matrix tgt_emb;                 // [Vt, E], also the tied output projection
   Gru dec_gru;                    // Paper: input E + 2H, hidden D

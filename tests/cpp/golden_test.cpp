@@ -1,6 +1,7 @@
 // Parity with the PyTorch reference (scripts/nmt/golden.py): every step's e, alpha, c and
 // top-5, the greedy and beam-4 outputs, forced decoding of a given target, and (scaled_dot) the
-// source self-attention, for the tiny models (both scorings, both decoders, f32 and int8) with
+// source self-attention, for the tiny models (additive, scaled dot and no attention, both
+// decoders, f32 and int8) with
 // both kernel sets; and both shipped models' 100 dev translations, token for token.
 #include <gtest/gtest.h>
 
@@ -166,21 +167,32 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   }
   EXPECT_EQ(forced_cases, int(doc["cases"].size()));
   EXPECT_EQ(tr->info().decoder, doc["decoder"].get<std::string>());
+  EXPECT_EQ(tr->info().scoring, doc["scoring"].get<std::string>());
+  if (doc["scoring"] == "none") {  // nothing to time or to show as self-attention: say so
+    EXPECT_EQ(tr->info().attn, 0);
+    EXPECT_EQ(tr->info().scoring_params, 0u);
+    std::string err;
+    bl::ScoringCost cost;
+    EXPECT_FALSE(tr->scoring_cost("The cat.", bl::ScoringCostParams{}, &cost, &err));
+    EXPECT_NE(err.find("needs an attention model"), std::string::npos) << err;
+    bl::SelfAttention sa;
+    EXPECT_FALSE(tr->self_attention("The cat.", &sa, &err));
+    EXPECT_NE(err.find("no attention weights"), std::string::npos) << err;
+  }
+}
+
+std::vector<Golden> all_tiny() {
+  std::vector<Golden> out;
+  for (const char* scoring : {"additive", "scaled_dot", "none"})
+    for (const char* decoder : {"", "-cgru"})
+      for (const char* dtype : {"-f32", "-int8"})
+        for (bool simd : {false, true})
+          out.push_back(Golden{std::string("tiny-") + scoring + decoder + dtype, simd});
+  return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    AllTiny, GoldenTiny,
-    testing::Values(Golden{"tiny-additive-f32", false}, Golden{"tiny-additive-f32", true},
-                    Golden{"tiny-additive-int8", false}, Golden{"tiny-additive-int8", true},
-                    Golden{"tiny-scaled_dot-f32", false}, Golden{"tiny-scaled_dot-f32", true},
-                    Golden{"tiny-scaled_dot-int8", false}, Golden{"tiny-scaled_dot-int8", true},
-                    Golden{"tiny-additive-cgru-f32", false}, Golden{"tiny-additive-cgru-f32", true},
-                    Golden{"tiny-additive-cgru-int8", false},
-                    Golden{"tiny-additive-cgru-int8", true},
-                    Golden{"tiny-scaled_dot-cgru-f32", false},
-                    Golden{"tiny-scaled_dot-cgru-f32", true},
-                    Golden{"tiny-scaled_dot-cgru-int8", false},
-                    Golden{"tiny-scaled_dot-cgru-int8", true}),
+    AllTiny, GoldenTiny, testing::ValuesIn(all_tiny()),
     [](const testing::TestParamInfo<Golden>& i) {
       std::string n = i.param.name + (i.param.simd ? "_simd" : "_scalar");
       for (char& ch : n)

@@ -260,6 +260,7 @@ struct BadCase {
 
 const char* kF32 = "tiny-additive-f32";
 const char* kI8 = "tiny-additive-int8";
+const char* kNone = "tiny-none-f32";
 const float kInf = std::numeric_limits<float>::infinity();
 
 // Short edits for the table below, of the additive f32 fixture unless a stem is given. A null
@@ -382,7 +383,17 @@ std::vector<BadCase> bad_cases() {
       {"ConfigMaxTgtLen0", [] { return config("max_tgt_len", 0); },
        "config: max_tgt_len = 0, expected 1..1024"},
       {"ConfigBadScoring", [] { return config("scoring", "dot"); },
-       "config: scoring \"dot\", expected \"additive\" or \"scaled_dot\""},
+       "config: scoring \"dot\", expected \"additive\", \"scaled_dot\" or \"none\""},
+      // a model without attention has no attention width and no att.* tensors
+      {"NoneWithAttnWidth", [] { return config("scoring", "none"); },
+       "config: attn = 6, expected 0"},
+      {"AttentionWithoutWidth",
+       [] { return edit_meta(kNone, "config", [](json& c) { c["scoring"] = "additive"; }); },
+       "config: attn = 0, expected 1..4096"},
+      {"AttWInNone",
+       [] { return tensor("att.W", nullptr, {{"dtype", "F32"}, {"shape", {6, 10}},
+                                            {"data_offsets", {0, 240}}}, kNone); },
+       "tensor att.W: not allowed in a model without attention"},
       {"ConfigBadDtype", [] { return config("dtype", "f16"); },
        "config: dtype \"f16\", expected \"f32\" or \"int8\""},
       {"ConfigSameLanguages", [] { return config("tgt_lang", "en"); },
@@ -480,11 +491,13 @@ INSTANTIATE_TEST_SUITE_P(ModelFile, BadModel, testing::ValuesIn(bad_cases()),
 // Random damage must end in a load or a message, never a crash or an out-of-bounds read.
 TEST(ModelFile, RandomDamageNeverCrashes) {
   std::mt19937 rng(20240517);
-  const char* stems[] = {kF32, kI8, "tiny-scaled_dot-f32", "tiny-scaled_dot-int8"};
+  const char* stems[] = {kF32, kI8, "tiny-scaled_dot-f32", "tiny-scaled_dot-int8", kNone,
+                         "tiny-none-cgru-int8"};
+  const int kinds = int(sizeof stems / sizeof stems[0]);
   int loaded = 0, failed = 0;
-  for (int iter = 0; iter < 2000; iter++) {
-    Bytes file = fixture(stems[iter % 4]);
-    const size_t header_end = 8 + stored_header_length(stems[iter % 4]);
+  for (int iter = 0; iter < 2400; iter++) {
+    Bytes file = fixture(stems[iter % kinds]);
+    const size_t header_end = 8 + stored_header_length(stems[iter % kinds]);
     switch (rng() % 4) {
       case 0:  // a few bytes anywhere
         for (int k = 1 + rng() % 4; k > 0; k--)

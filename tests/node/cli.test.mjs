@@ -6,7 +6,8 @@ import { test } from 'node:test';
 
 import { fixturePath, maskTimings, nativeCli, nodeCli } from './helpers.mjs';
 
-const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8'].map((m) => fixturePath(`${m}.safetensors`));
+const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8', 'tiny-none-cgru-f32']
+  .map((m) => fixturePath(`${m}.safetensors`));
 // Lines that exercise the stdin path: an empty line, CRLF, punctuation, invalid UTF-8 (an
 // error line, the others still translated), too many tokens, combining accents, no final \n.
 const rawStdin = Buffer.concat([
@@ -101,4 +102,18 @@ test('usage and runtime errors: same exit statuses', () => {
   const r = nodeCli(['--engine', 'gpu', 'x']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--engine takes one of wasm-simd, wasm-scalar, native/);
+});
+
+test('a model without attention: --heatmap says there is no matrix, --info says scoring none', () => {
+  const model = fixturePath('tiny-none-cgru-int8.safetensors');
+  for (const cli of [nativeCli, nodeCli]) {
+    const r = cli(['--model', model, '--heatmap', 'The black cat.']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\nno attention matrix: this model reads one fixed vector c = \[->h_T; <-h_1\]/);
+    assert.doesNotMatch(r.stdout, /legend/);
+    const info = JSON.parse(cli(['--model', model, '--info']).stdout);
+    assert.equal(info.scoring, 'none');
+    assert.equal(info.attn, 0);
+    assert.equal(info.scoring_params, 0);
+  }
 });

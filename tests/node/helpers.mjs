@@ -8,9 +8,9 @@ import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from '../../scripts/lib/
 
 export { DEFAULT_MODEL, NATIVE_CLI, ROOT };
 
-export const FIXTURES = ['tiny-additive-f32', 'tiny-additive-int8', 'tiny-scaled_dot-f32',
-  'tiny-scaled_dot-int8', 'tiny-additive-cgru-f32', 'tiny-additive-cgru-int8',
-  'tiny-scaled_dot-cgru-f32', 'tiny-scaled_dot-cgru-int8'];
+// Every tiny golden model: additive, scaled dot and no attention, both decoders, f32 and int8.
+export const FIXTURES = ['additive', 'scaled_dot', 'none'].flatMap((scoring) =>
+  ['', '-cgru'].flatMap((decoder) => ['f32', 'int8'].map((dtype) => `tiny-${scoring}${decoder}-${dtype}`)));
 export const WASM = ['wasm-simd', 'wasm-scalar'];
 export const TINY = fixturePath('tiny-additive-f32.safetensors');
 
