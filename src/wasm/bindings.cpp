@@ -185,6 +185,17 @@ class Translator {
     return o;
   }
 
+  // target: the target language's tokenizer (BLEU's tokens), else the source's.
+  val tokenize(const std::string& text, bool target) const {
+    if (!tr_) return error_object("no model loaded");
+    std::vector<std::string> toks;
+    std::string err;
+    const bool ok = target ? tr_->tokenize_target(text, &toks, &err)
+                           : tr_->tokenize_source(text, &toks, &err);
+    if (!ok) return error_object(err);
+    return strings(toks);
+  }
+
   val selfAttention(const std::string& text) {
     if (!tr_) return error_object("no model loaded");
     bl::SelfAttention sa;
@@ -295,6 +306,7 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .function("info", &Translator::info)
       .function("scoringCost", &Translator::scoringCost)
       .function("selfAttention", &Translator::selfAttention)
+      .function("tokenize", &Translator::tokenize)
       .function("align", &Translator::align);
   emscripten::class_<Decoder>("Decoder")
       .constructor<const Translator&, const std::string&, int, int>()

@@ -74,7 +74,9 @@ class Translator {
   // columns before the first step; its result property, once the last step is out, holds what
   // translate(text) returns (the decoder's own, so nothing is decoded twice; timings are the
   // steps' own). Between steps it yields to the event loop, so a page can draw each one.
-  // Errors in the text throw here, not at the first step.
+  // Errors in the text throw here, not at the first step. A model without attention
+  // (info().scoring 'none') gives empty e and alpha (and empty attention rows in translate()):
+  // it has no weights to show, and its c is the same fixed vector at every step.
   steps(text, { topK = 5, maxLen } = {}) {
     const native = this.#native('steps');
     const input = prepare(text, 'steps');
@@ -148,7 +150,7 @@ class Translator {
   // decoder step's scoring (q = W s_{i-1}, or W s'_i for a cgru model, then the n scores e_ij), scoreUs the n scores alone,
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
   // minBatchMs. It blocks for about 3 * batches * minBatchMs ms, so that product is capped at
-  // 1000. Empty text: n 0, all 0.
+  // 1000. Empty text: n 0, all 0. A model without attention has no scoring to time: it throws.
   scoringCost(text, { minBatchMs = 2, batches = 5 } = {}) {
     const native = this.#native('scoringCost');
     const input = prepare(text, 'scoringCost');
@@ -174,6 +176,19 @@ class Translator {
     return r;
   }
 
+  // The model's tokens of text: side 'source' (the columns translate() shows, '</s>' not
+  // added) or 'target' (the target language's tokenizer: the tokens scripts/eval counts BLEU
+  // on). Invalid text throws.
+  tokenize(text, { side = 'source' } = {}) {
+    const native = this.#native('tokenize');
+    if (side !== 'source' && side !== 'target') {
+      throw new RangeError(`tokenize(): side must be 'source' or 'target', got ${describe(side)}`);
+    }
+    const r = native.tokenize(prepare(text, 'tokenize'), side === 'target');
+    if (!Array.isArray(r)) throw new Error(r.error);
+    return r;
+  }
+
   // The attention matrix of a translate() result as text, the native CLI's exact picture.
   heatmap({ sourceTokens, targetTokens, attention } = {}) {
     this.#native('heatmap');
@@ -190,7 +205,8 @@ class Translator {
     return this.#module.heatmap(sourceTokens, targetTokens, attention);
   }
 
-  // Languages, scoring, parameter count, dtype, file size, kernels, and the engine variant.
+  // Languages, scoring ('additive', 'scaled_dot' or 'none': no attention), parameter count,
+  // dtype, file size, kernels, and the engine variant.
   info() {
     this.#native('info');
     return { ...this.#info, engine: this.engine.variant };
