@@ -13,14 +13,16 @@ import collections
 import json
 import math
 import os
+import shlex
 import subprocess
+import sys
 import time
 
 import torch
 from nltk.translate.bleu_score import corpus_bleu
 from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-from . import alignment, data, export, joined
+from . import alignment, by_length as bl_out, data, export, joined
 from . import tokenizer as tk
 from .search import Translator
 
@@ -68,7 +70,7 @@ def native_translations(path, texts, beam):
 def attention_entropy(matrices):
     """Mean entropy in bits of the attention rows (0: all weight on one column), over every
     row of every sentence: how sharp the alignments are."""
-    rows = [row for m in matrices for row in m]
+    rows = [row for m in matrices for row in m if row]  # a model without attention has none
     if not rows:
         return None
     return sum(-sum(p * math.log2(p) for p in row if p > 0) for row in rows) / len(rows)
@@ -91,8 +93,9 @@ def copy_rate(src_texts, hyps, fr_words):
 
 
 def by_length(decode, items, names):
-    """Single-reference BLEU per bucket of the long-input set (joined.long_inputs)."""
-    out = {}
+    """Single-reference BLEU per bucket of the long-input set (joined.long_inputs), and the
+    number of inputs in each."""
+    out, counts = {}, {}
     texts = [en for _, en, _ in items]
     hyps = decode(texts)
     for bucket in dict.fromkeys(b for b, _, _ in items):
@@ -100,7 +103,8 @@ def by_length(decode, items, names):
         h = [bleu_tokens(hyps[i], names) for i in idx]
         r = [[bleu_tokens(items[i][2], names)] for i in idx]
         out[bucket] = round(100 * corpus_bleu(r, h), 2)
-    return out
+        counts[bucket] = len(idx)
+    return out, counts
 
 
 def main(argv=None):
@@ -119,7 +123,16 @@ def main(argv=None):
     ap.add_argument("--align", default=DEFAULT_GOLD,
                     help="alignment gold set ('' to skip): accuracy, mass, AER, entropy")
     ap.add_argument("--by-length", action="store_true",
-                    help="also BLEU per source-length bucket of the long-input set (greedy)")
+                    help="also BLEU per source-length bucket of the long-input set (greedy); "
+                         "prints the model card's table")
+    ap.add_argument("--figure", metavar="SVG", help="with --by-length: draw the curves there "
+                    "(docs/bleu-by-length.svg)")
+    ap.add_argument("--figure-json", metavar="JSON", help="with --by-length: the numbers for the "
+                    "page (web/data/bleu-by-length.json)")
+    ap.add_argument("--sample", metavar="JSON", help="with --by-length: write the first "
+                    "--sample-per-bucket inputs of each bucket for the page's in-browser run "
+                    "(web/data/long-sample.json)")
+    ap.add_argument("--sample-per-bucket", type=int, default=10)
     ap.add_argument("--copy", action="store_true",
                     help="also the share of outputs that copy an English word")
     ap.add_argument("--no-copy-rule", action="store_true",
@@ -127,6 +140,8 @@ def main(argv=None):
                          "the copy rule (docs/model-format.md) changes")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args(argv)
+    if (args.figure or args.figure_json or args.sample) and not args.by_length:
+        ap.error("--figure, --figure-json and --sample need --by-length")
     if args.no_copy_rule and args.engine != "torch":
         ap.error("--no-copy-rule needs --engine torch (the engines always apply the rule)")
     torch.set_num_threads(args.threads)
@@ -136,14 +151,14 @@ def main(argv=None):
     gold = alignment.read_gold(args.align) if args.align else []
     long_items = joined.long_inputs(test_set(args.data, args.split, 60)) if args.by_length else []
     fr_words = french_words(args.data) if args.copy else None
-    rows = []
+    rows, curves = [], []
     for path in args.model:
         model, meta = export.load_model(path)
         tr = Translator(model, meta, copy_rule=not args.no_copy_rule)
         names = set(meta["tgt_names"])
         extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
                  "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"]}
-        if gold:
+        if gold and meta["cfg"]["scoring"] != "none":  # no attention, nothing to align
             extra.update({k: round(v, 3) if isinstance(v, float) else v for k, v in
                           alignment.measure(gold, alignment.torch_rows(tr)).items()})
         if long_items:
@@ -151,11 +166,14 @@ def main(argv=None):
                 if args.engine == "native":
                     return [t for t, _ in native_translations(path, texts, 1)]
                 return [tr.translate(t)["text"] for t in texts]
-            extra["bleu_by_length"] = by_length(decode, long_items, names)
+            extra["bleu_by_length"], counts = by_length(decode, long_items, names)
+            curves.append({"model": os.path.basename(path).replace(".safetensors", ""),
+                           "scoring": meta["cfg"]["scoring"], "bleu": extra["bleu_by_length"],
+                           "sentences": counts})
         if gold or long_items:
             rows.append(extra)
             print(json.dumps(extra, ensure_ascii=False), flush=True)
-        for beam in (int(b) for b in args.beam.split(",")):
+        for beam in (int(b) for b in args.beam.split(",") if b):
             t0 = time.time()
             entropy = None
             if args.engine == "native":
@@ -180,6 +198,12 @@ def main(argv=None):
                   + ("" if entropy is None else f" | attention entropy {entropy:.3f} bits/row")
                   + ("" if fr_words is None else f" | copies English {row['copy_rate']:.2f}%")
                   + f" ({len(items)} sentences, {row['seconds']}s)", flush=True)
+    if curves:
+        print("\nBLEU by source length (long-input set, greedy):\n" + bl_out.markdown_table(curves))
+        command = "scripts/eval " + " ".join(shlex.quote(a) for a in
+                                             (argv if argv is not None else sys.argv[1:]))
+        bl_out.write(curves, command, args.figure, args.figure_json, args.sample, long_items,
+                     args.sample_per_bucket)
     return rows
 
 

@@ -1,0 +1,123 @@
+"""BLEU against source length (the paper's Figure 2) on the long-input set: the table for the
+model card, the committed figure (docs/bleu-by-length.svg), the JSON the page reads, and the
+sample the page's "run it yourself" experiment translates in the browser.
+
+The figure is drawn here, from the numbers, with no plotting library: Debian's matplotlib would
+be one more install for one chart, and a hand-written SVG stays small, diffable and styled like
+the page.
+"""
+import datetime
+import json
+import os
+from xml.sax.saxutils import escape
+
+from . import joined
+
+# Per model kind: the page's colours (web/ui/ui.css) and a label that says what it is.
+STYLE = {"none": ("#8a8f98", "no attention (RNNencdec)", "6 4"),
+         "additive": ("#2166ac", "additive attention", ""),
+         "scaled_dot": ("#d6604d", "scaled dot-product attention", "")}
+ATTRIBUTION = ("English and French sentences from Tatoeba (https://tatoeba.org), CC-BY 2.0 FR; "
+               "consecutive test-split sentences joined into longer inputs by "
+               "scripts/nmt/joined.py")
+
+
+def buckets():
+    return [f"{lo}-{hi}" for lo, hi in joined.BUCKETS]
+
+
+def markdown_table(results):
+    head = "| model | " + " | ".join(f"{b} words" for b in buckets()) + " |"
+    rule = "|---|" + "---:|" * len(buckets())
+    lines = [head, rule]
+    for r in results:
+        cells = " | ".join(f"{r['bleu'][b]:.2f}" for b in buckets())
+        lines.append(f"| {r['model']} ({r['scoring']}) | {cells} |")
+    counts = results[0]["sentences"] if results else {}
+    lines.append("| inputs per bucket | " + " | ".join(str(counts.get(b, 0)) for b in buckets())
+                 + " |")
+    return "\n".join(lines)
+
+
+def figure_svg(results, width=640, height=380):
+    """BLEU (y) against source length bucket (x), one line per model, with a legend."""
+    left, right, top, bottom = 56, 16, 16, 56
+    pw, ph = width - left - right, height - top - bottom
+    bs = buckets()
+    ymax = max(10.0, max((v for r in results for v in r["bleu"].values()), default=10.0))
+    ymax = 10.0 * int(ymax / 10.0 + 0.999)
+    x = lambda i: left + pw * (i + 0.5) / len(bs)
+    y = lambda v: top + ph * (1 - v / ymax)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" font-family="system-ui, sans-serif" '
+           f'font-size="12" role="img" aria-labelledby="t d">',
+           '<title id="t">BLEU against source length</title>',
+           '<desc id="d">' + escape("; ".join(
+               f"{STYLE[r['scoring']][1]}: " + ", ".join(f"{b} words {r['bleu'][b]:.1f}" for b in bs)
+               for r in results)) + '</desc>',
+           f'<rect width="{width}" height="{height}" fill="#fff"/>']
+    for k in range(0, int(ymax) + 1, 10):
+        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(k):.1f}" y2="{y(k):.1f}" '
+                   f'stroke="#e3e5e8"/>')
+        out.append(f'<text x="{left - 8}" y="{y(k) + 4:.1f}" text-anchor="end" '
+                   f'fill="#444">{k}</text>')
+    for i, b in enumerate(bs):
+        out.append(f'<text x="{x(i):.1f}" y="{top + ph + 18}" text-anchor="middle" '
+                   f'fill="#444">{b.replace("-", "–")}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 12}" text-anchor="middle" '
+               f'fill="#222">source length (English words)</text>')
+    out.append(f'<text transform="translate(16 {top + ph / 2:.1f}) rotate(-90)" '
+               f'text-anchor="middle" fill="#222">BLEU (test split, greedy)</text>')
+    for li, r in enumerate(results):
+        colour, label, dash = STYLE[r["scoring"]]
+        pts = " ".join(f"{x(i):.1f},{y(r['bleu'][b]):.1f}" for i, b in enumerate(bs))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"'
+                   + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+        for i, b in enumerate(bs):
+            out.append(f'<circle cx="{x(i):.1f}" cy="{y(r["bleu"][b]):.1f}" r="3.5" '
+                       f'fill="{colour}"/>')
+        # The legend sits in the lower left, which the curves leave empty: every model
+        # translates short inputs well, so all lines start high.
+        lx, ly = left + 12, top + ph - 14 - 18 * (len(results) - 1 - li)
+        out.append(f'<line x1="{lx}" x2="{lx + 22}" y1="{ly}" y2="{ly}" stroke="{colour}" '
+                   f'stroke-width="2.5"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+        out.append(f'<text x="{lx + 28}" y="{ly + 4}" fill="#222">'
+                   f'{escape(r["model"])}: {escape(label)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def sample(items, per_bucket):
+    """The first per_bucket inputs of each bucket of the long-input set (it is already a
+    seeded draw), for the page's in-browser experiment."""
+    out, seen = [], {}
+    for bucket, en, fr in items:
+        if seen.get(bucket, 0) < per_bucket:
+            seen[bucket] = seen.get(bucket, 0) + 1
+            out.append({"bucket": bucket, "en": en, "fr": fr})
+    return out
+
+
+def write(results, command, svg=None, json_path=None, sample_path=None, items=(),
+          per_bucket=0):
+    """results: [{model, scoring, bleu: {bucket: BLEU}, sentences: {bucket: n}}]."""
+    if svg:
+        with open(svg, "w") as f:
+            f.write(figure_svg(results))
+    if json_path:
+        doc = {"about": "BLEU against source length on the long-input set (scripts/eval "
+                        "--by-length); the page's 'Why attention?' chart",
+               "command": command, "date": datetime.date.today().isoformat(),
+               "split": "test", "buckets": buckets(), "decoding": "greedy",
+               "bleu": "corpus BLEU, single reference, NLTK 3.8, spec-v1 French tokens",
+               "models": results}
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+        with open(json_path, "w") as f:
+            json.dump(doc, f, ensure_ascii=False, indent=1)
+    if sample_path:
+        doc = {"about": "a sample of the long-input set for the page's in-browser experiment",
+               "attribution": ATTRIBUTION, "command": command, "buckets": buckets(),
+               "per_bucket": per_bucket, "items": sample(items, per_bucket)}
+        os.makedirs(os.path.dirname(os.path.abspath(sample_path)), exist_ok=True)
+        with open(sample_path, "w") as f:
+            json.dump(doc, f, ensure_ascii=False, indent=0)
