@@ -22,6 +22,11 @@ export function ensureBuilt(engine) {
   const native = engine === 'native';
   const files = native ? [NATIVE_CLI] : WASM_FILES;
   if (files.every((f) => existsSync(f))) return;
+  if (!existsSync(path.join(ROOT, 'scripts', 'build'))) {
+    // An installed npm package: it ships the wasm engines built, and no sources to build from.
+    throw new Error(`the ${engine} engine is not in this installed package (it ships ` +
+      'wasm-simd and wasm-scalar); build it from a clone of the repository');
+  }
   const [setup, build] = native ? ['native', ''] : ['wasm', ' --wasm'];
   process.stderr.write(`bahdanau-live: the ${engine} engine is not built yet; building it ` +
     `(scripts/setup ${setup} && scripts/build${build})\n`);

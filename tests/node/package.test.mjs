@@ -1,0 +1,106 @@
+// The npm package: `npm pack` gives a tarball that works after `npm install` in an empty
+// folder, with no build step: the API by its package name, the CLI through npx, and the
+// TypeScript declarations, checked by tsc against typed code that must pass and code that
+// must not.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { DEFAULT_MODEL, ROOT, ensureEngines, translator } from './helpers.mjs';
+
+const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+let dir; // the empty folder the package is installed into
+let tarball;
+
+function sh(cmd, args, cwd, input) {
+  const r = spawnSync(cmd, args, { cwd, input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+before(() => {
+  ensureEngines();
+  dir = mkdtempSync(path.join(tmpdir(), 'bahdanau-pkg-'));
+  const pack = sh('npm', ['pack', '--json', '--pack-destination', dir], ROOT);
+  assert.equal(pack.status, 0, pack.stderr);
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')));
+  tarball = { ...info, path: path.join(dir, info.filename) };
+  writeFileSync(path.join(dir, 'package.json'), '{"name": "user-project", "private": true, "type": "module"}\n');
+  const install = sh('npm', ['install', '--offline', '--no-audit', '--no-fund', `./${info.filename}`], dir);
+  assert.equal(install.status, 0, install.stderr);
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the tarball holds the engine, the API, the CLI and the default model, and nothing else', () => {
+  const files = tarball.files.map((f) => f.path).sort();
+  for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/lib/bahdanau.js',
+    'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'models/en-fr.safetensors', 'README.md', 'LICENSE']) {
+    assert.ok(files.includes(f), `${f} is in the package`);
+  }
+  assert.deepEqual(files.filter((f) => /^(tests|build|src|shared)\//.test(f) || /f32\.safetensors$/.test(f)), []);
+  assert.equal(files.filter((f) => f.endsWith('.safetensors')).length, 1, 'other models stay opt-in by path');
+  assert.equal(statSync(tarball.path).size, tarball.size);
+  assert.ok(tarball.size < 8 << 20, `the tarball is ${tarball.size} bytes`);
+});
+
+test('import by package name translates as the repository API does', async () => {
+  const code = `import { createTranslator, MAX_BEAM } from 'bahdanau-live';
+const tr = await createTranslator({ model: new URL('./node_modules/bahdanau-live/models/en-fr.safetensors', import.meta.url) });
+const r = tr.translate('I am cold.');
+console.log(JSON.stringify({ text: r.text, engine: tr.info().engine, beam: MAX_BEAM }));
+tr.dispose();`;
+  writeFileSync(path.join(dir, 'use.mjs'), code);
+  const r = sh(process.execPath, ['use.mjs'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout);
+  const tr = await translator(readFileSync(DEFAULT_MODEL), 'wasm-simd');
+  assert.deepEqual(got, { text: tr.translate('I am cold.').text, engine: 'wasm-simd', beam: 16 });
+  tr.dispose();
+});
+
+test('npx bahdanau-live translates with the packaged model; the native engine says it is not packaged', () => {
+  const r = sh('npx', ['--offline', 'bahdanau-live', 'I am cold.'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.trim().length > 0);
+  assert.equal(r.stdout, sh(process.execPath, [path.join(ROOT, 'scripts', 'translate.mjs'), 'I am cold.'], ROOT).stdout);
+  const native = sh('npx', ['--offline', 'bahdanau-live', '--engine', 'native', 'I am cold.'], dir);
+  assert.notEqual(native.status, 0);
+  assert.match(native.stderr, /native engine is not in this installed package/);
+});
+
+test('the TypeScript declarations type a real use, and catch a wrong one', () => {
+  const good = `import { createTranslator, type Step, type Translation } from 'bahdanau-live';
+const tr = await createTranslator({ model: 'node_modules/bahdanau-live/models/en-fr.safetensors', simd: 'auto' });
+const t: Translation = tr.translate('The black cat.', { beam: 4 });
+const rows: number[][] = t.attention;
+for await (const s of tr.steps('The cat.', { topK: 3 })) { const a: number[] = s.alpha; const w: string = s.word; void a; void w; }
+const it = tr.steps('The cat.');
+const first: IteratorResult<Step> = await it.next();
+const scoring: 'additive' | 'scaled_dot' | 'none' = tr.info().scoring;
+const al = tr.align('The cat.', 'Le chat.');
+const toks: string[] = tr.tokenize('Le chat.', { side: 'target' });
+console.log(rows.length, first.done, scoring, al.logProb, toks, tr.memory().heapBytes, tr.engine.variant);
+tr.dispose();
+`;
+  const bad = `import { createTranslator } from 'bahdanau-live';
+const tr = await createTranslator({ model: 'm.safetensors' });
+const n: number = tr.translate(42).text;
+tr.translate('x', { beam: 'wide' });
+`;
+  const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] } };
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['good.mts'] }));
+  writeFileSync(path.join(dir, 'good.mts'), good);
+  const ok = sh(process.execPath, [TSC, '-p', '.'], dir);
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['bad.mts'] }));
+  writeFileSync(path.join(dir, 'bad.mts'), bad);
+  const wrong = sh(process.execPath, [TSC, '-p', '.'], dir);
+  assert.notEqual(wrong.status, 0);
+  assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2345/); // 42 is not a string
+  assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2322/); // string is not a number
+  assert.match(wrong.stdout, /bad\.mts\(4,\d+\): error TS2322/); // beam is a number
+});

@@ -1,0 +1,182 @@
+// Types of bahdanau-live's JavaScript API (web/lib/bahdanau.js), for TypeScript users of the npm
+// package. Every object is plain data copied out of the wasm heap: keep it as long as you like.
+// tests/node/package.test.mjs checks this file against a typed use of the API with tsc.
+
+/** The largest beam translate() accepts. */
+export const MAX_BEAM: 16;
+/** The largest maxLen any method accepts. */
+export const MAX_LEN: 1024;
+
+/** Whether this JavaScript engine runs wasm SIMD (the faster engine variant). */
+export function simdSupported(): boolean;
+
+export interface CreateOptions {
+  /** A URL (browser, worker), a file path (Node) or the model file's bytes. */
+  model: string | URL | ArrayBuffer | ArrayBufferView;
+  /** 'auto' picks wasm-simd where supported; true requires it; false forces wasm-scalar. */
+  simd?: 'auto' | boolean;
+  /** Follows the model download (URLs only); total is null when the size is not known. */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /** Where bahdanau-{simd,scalar}.{js,wasm} live (web/dist by default). */
+  dist?: string | URL;
+}
+
+/** Loads the engine and the model. Rejects with an Error that says what was wrong. */
+export function createTranslator(options: CreateOptions): Promise<Translator>;
+
+export interface ModelInfo {
+  srcLang: 'en' | 'fr';
+  tgtLang: 'en' | 'fr';
+  /** 'none': no attention (one fixed context vector; attention rows are empty). */
+  scoring: 'additive' | 'scaled_dot' | 'none';
+  /** Where attention's query comes from: s_{i-1} ('paper') or s'_i ('cgru'). */
+  decoder: 'paper' | 'cgru';
+  dtype: 'f32' | 'int8';
+  kernels: string;
+  emb: number;
+  encHidden: number;
+  decHidden: number;
+  /** Attention width A; 0 for a model without attention. */
+  attn: number;
+  srcVocab: number;
+  tgtVocab: number;
+  maxSrcLen: number;
+  maxTgtLen: number;
+  numParams: number;
+  fileBytes: number;
+  scoringParams: number;
+  /** The engine variant running this model. */
+  engine: 'wasm-simd' | 'wasm-scalar';
+}
+
+export interface Hypothesis {
+  tokens: string[];
+  /** Total log-probability. */
+  score: number;
+  /** score / length (</s> counted). */
+  norm: number;
+  /** false when it hit the length limit. */
+  finished: boolean;
+}
+
+export interface Translation {
+  /** The attention columns: source tokens, then '</s>'. */
+  sourceTokens: string[];
+  sourceIds: number[];
+  /** The rows: output tokens ('</s>' excluded, <unk> replaced by a source word). */
+  targetTokens: string[];
+  targetIds: number[];
+  /** [rows][columns] weights; each row sums to 1. Rows are empty for a model without attention. */
+  attention: number[][];
+  /** p of each output token (greedy only; empty for beam search). */
+  probs: number[];
+  text: string;
+  /** Stopped at the length limit, not at '</s>'. */
+  truncated: boolean;
+  /** Beam search: the finished hypotheses, best first (empty for greedy). */
+  hypotheses: Hypothesis[];
+  timings: { encodeMs: number; decodeMs: number };
+}
+
+export interface Step {
+  /** Output position i, from 0. */
+  index: number;
+  token: number;
+  /** The token's text, <unk> replaced; '</s>' at the end. */
+  word: string;
+  prob: number;
+  /** Raw scores e_ij, one per column (empty without attention). */
+  e: number[];
+  /** Weights alpha_ij, one per column (empty without attention). */
+  alpha: number[];
+  /** The context c_i (2H values). */
+  c: number[];
+  cNorm: number;
+  topIds: number[];
+  topWords: string[];
+  topLogProbs: number[];
+  topProbs: number[];
+  /** This step emitted '</s>' or reached the length limit. */
+  done: boolean;
+}
+
+export interface StepIterator extends AsyncIterableIterator<Step> {
+  /** The attention columns, known before the first step. */
+  readonly sourceTokens: string[];
+  /** translate()'s result, once the last step is out; null before, or if returned early. */
+  readonly result: Translation | null;
+}
+
+export interface Alignment {
+  sourceTokens: string[];
+  /** The given target's tokens, then '</s>': one row each. */
+  targetTokens: string[];
+  targetIds: number[];
+  /** One per row; token, word and prob are the given word's. */
+  steps: Step[];
+  logProb: number;
+  /** Rows whose word is outside the target vocabulary. */
+  unknown: number;
+}
+
+export interface ScoringCost {
+  n: number;
+  stepUs: number;
+  scoreUs: number;
+  keysUs: number;
+  batches: number;
+  callsPerBatch: number;
+}
+
+export interface SelfAttention {
+  tokens: string[];
+  scores: number[][];
+  weights: number[][];
+  method: string;
+}
+
+export interface TranslateOptions {
+  /** 1 (greedy) to MAX_BEAM. */
+  beam?: number;
+  /** Cap on output tokens, 1 to MAX_LEN. */
+  maxLen?: number;
+}
+
+export interface StepsOptions {
+  /** Candidates reported per step, 1 to the target vocabulary's size. */
+  topK?: number;
+  maxLen?: number;
+}
+
+export interface Memory {
+  heapBytes: number;
+  emvalHandles: number;
+  liveObjects: number;
+}
+
+export interface Translator {
+  /** Which engine runs, why, and its one-off costs. */
+  readonly engine: {
+    variant: 'wasm-simd' | 'wasm-scalar';
+    reason: string;
+    instantiateMs: number;
+    loadMs: number;
+  };
+  translate(text: string, options?: TranslateOptions): Translation;
+  /** Greedy decoding one word at a time, yielding to the event loop between steps. */
+  steps(text: string, options?: StepsOptions): StepIterator;
+  /** Forced decoding of a given target translation. */
+  align(source: string, target: string, options?: { topK?: number }): Alignment;
+  /** Times attention's scoring on this sentence (throws for a model without attention). */
+  scoringCost(text: string, options?: { minBatchMs?: number; batches?: number }): ScoringCost;
+  /** Scaled-dot models only: the source attending to itself. */
+  selfAttention(text: string): SelfAttention;
+  /** The model's tokens: the source's, or the target language's (BLEU's tokens). */
+  tokenize(text: string, options?: { side?: 'source' | 'target' }): string[];
+  /** A translation's attention matrix as text, the native CLI's picture. */
+  heatmap(translation: Pick<Translation, 'sourceTokens' | 'targetTokens' | 'attention'>): string;
+  info(): ModelInfo;
+  memory(): Memory;
+  /** Frees the C++ side; idempotent. Later calls throw. */
+  dispose(): void;
+}
