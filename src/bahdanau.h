@@ -29,6 +29,12 @@ struct TranslateParams {
 
 constexpr int kMaxBeam = 16;
 
+// The largest model file a front end reads: 256 MiB (web/lib/model-cache.js has the same
+// MAX_MODEL_BYTES). The shipped models are about 5 MB (19 MB in f32). A path to anything
+// bigger, or to anything but a regular file (/dev/zero, a FIFO, a directory), is refused
+// before a byte is read, so a wrong --model can neither exhaust memory nor hang.
+constexpr size_t kMaxModelBytes = size_t(256) << 20;
+
 struct ModelInfo {
   // scoring: "additive", "scaled_dot", or "none" (no attention: one fixed context vector, and
   // every attention row, e and alpha is empty)

@@ -55,9 +55,24 @@ check "--beam 4 reports hypotheses" $?
 "$bin" --model "$tmp/nope.safetensors" "x" 2>"$tmp/err"; rc=$?
 [ $rc -ne 0 ] && grep -q "cannot open model file" "$tmp/err"; check "missing model: clear error" $?
 
+# --model names something that is not a model file: a clear message and exit 1, never an
+# abort, a read until memory runs out (/dev/zero), or a hang (a FIFO with no writer). The
+# memory and time limits only keep a regression from taking the machine down with it.
+mkfifo "$tmp/fifo"
+truncate -s 300M "$tmp/huge.safetensors"  # sparse: no disk used
+for bad in "$tmp:a directory" "/dev/zero:a character device" "$tmp/fifo:a FIFO" \
+           "$tmp/huge.safetensors:314572800 bytes, over the 256 MiB limit"; do
+  path=${bad%%:*} why=${bad#*:}
+  (ulimit -v 2000000; timeout 20 "$bin" --model "$path" "x") >"$tmp/o" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 1 ] && grep -qF "bahdanau-translate: model file $path is $why" "$tmp/err" &&
+    [ ! -s "$tmp/o" ]; ok=$?  # (a $(...) in check's message would reset $?)
+  check "--model $path: exit 1 ($rc), says it is $why ($(head -c 200 "$tmp/err"))" $ok
+done
+
 head -c 100 "$model" >"$tmp/trunc.safetensors"
 "$bin" --model "$tmp/trunc.safetensors" "x" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] && [ -s "$tmp/err" ]; check "truncated model: error, exit 1 ($(cat "$tmp/err"))" $?
+[ $rc -eq 1 ] && [ -s "$tmp/err" ]; ok=$?
+check "truncated model: error, exit 1 ($(cat "$tmp/err"))" $ok
 
 printf 'ok\n\xff\xfe bad\n' | "$bin" --model "$tiny" >"$tmp/o" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "UTF-8" "$tmp/err" && [ "$(wc -l <"$tmp/o")" -eq 2 ]
