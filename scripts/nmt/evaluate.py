@@ -2,8 +2,9 @@
 with --engine native also the mean entropy of the attention rows, in bits (how sharp the
 alignments are; the comparison page shows the same measure per sentence).
 
-BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) on the spec-v1 word tokens
-of the detokenized output and references (docs/tokenization.md), cased. Multi-reference groups
+BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) on the model's own target
+tokens (docs/tokenization.md, with case repair; web/lib/bleu.js computes the same in the page)
+of the detokenized output and references, cased. Multi-reference groups
 every French translation of one English sentence in the split; single-reference uses the first
 one in file order. chrF is NLTK's (character 6-grams, beta 3, macro-averaged over sentences);
 its multi-reference figure takes each sentence's best reference.
@@ -38,14 +39,11 @@ def test_set(path, split="test", max_words=12):
     return list(refs.items())
 
 
-def bleu_tokens(text, names):
-    return tk.tokenize(text, "fr", names)
-
-
-def score(hyps, refs, names):
-    """hyps: [text]; refs: [[text]] -> dict of BLEU/chrF, multi and single reference."""
-    h_tok = [bleu_tokens(h, names) for h in hyps]
-    r_tok = [[bleu_tokens(r, names) for r in rs] for rs in refs]
+def score(hyps, refs, tokenize):
+    """hyps: [text]; refs: [[text]] -> dict of BLEU/chrF, multi and single reference.
+    tokenize: the model's target tokenizer (Translator.target), the tokens BLEU counts."""
+    h_tok = [tokenize(h) for h in hyps]
+    r_tok = [[tokenize(r) for r in rs] for rs in refs]
     multi = corpus_bleu(r_tok, h_tok)
     single = corpus_bleu([[rs[0]] for rs in r_tok], h_tok)
     chrf_single = corpus_chrf([rs[0] for rs in refs], hyps)
@@ -92,7 +90,7 @@ def copy_rate(src_texts, hyps, fr_words):
     return 100.0 * bad / max(len(hyps), 1)
 
 
-def by_length(decode, items, names):
+def by_length(decode, items, tokenize):
     """Single-reference BLEU per bucket of the long-input set (joined.long_inputs), and the
     number of inputs in each."""
     out, counts = {}, {}
@@ -100,8 +98,8 @@ def by_length(decode, items, names):
     hyps = decode(texts)
     for bucket in dict.fromkeys(b for b, _, _ in items):
         idx = [i for i, (b, _, _) in enumerate(items) if b == bucket]
-        h = [bleu_tokens(hyps[i], names) for i in idx]
-        r = [[bleu_tokens(items[i][2], names)] for i in idx]
+        h = [tokenize(hyps[i]) for i in idx]
+        r = [[tokenize(items[i][2])] for i in idx]
         out[bucket] = round(100 * corpus_bleu(r, h), 2)
         counts[bucket] = len(idx)
     return out, counts
@@ -155,7 +153,7 @@ def main(argv=None):
     for path in args.model:
         model, meta = export.load_model(path)
         tr = Translator(model, meta, copy_rule=not args.no_copy_rule)
-        names = set(meta["tgt_names"])
+        tokenize = lambda text, tr=tr: tr.target(text)[0]  # noqa: E731
         extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
                  "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"]}
         if gold and meta["cfg"]["scoring"] != "none":  # no attention, nothing to align
@@ -166,7 +164,7 @@ def main(argv=None):
                 if args.engine == "native":
                     return [t for t, _ in native_translations(path, texts, 1)]
                 return [tr.translate(t)["text"] for t in texts]
-            extra["bleu_by_length"], counts = by_length(decode, long_items, names)
+            extra["bleu_by_length"], counts = by_length(decode, long_items, tokenize)
             curves.append({"model": os.path.basename(path).replace(".safetensors", ""),
                            "scoring": meta["cfg"]["scoring"], "bleu": extra["bleu_by_length"],
                            "sentences": counts})
@@ -186,7 +184,7 @@ def main(argv=None):
                    "engine": args.engine, "beam": beam, "copy_rule": not args.no_copy_rule,
                    "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
-            row.update({k: round(v, 2) for k, v in score(hyps, refs, names).items()})
+            row.update({k: round(v, 2) for k, v in score(hyps, refs, tokenize).items()})
             if fr_words is not None:
                 row["copy_rate"] = round(copy_rate([en for en, _ in items], hyps, fr_words), 2)
             row["attention_entropy_bits"] = None if entropy is None else round(entropy, 3)

@@ -55,11 +55,11 @@ class Translator:
         self.tgt_names = set(meta["tgt_names"])
 
     def source(self, text):
-        toks = tk.tokenize(text, self.cfg["src_lang"], self.src_names)
+        toks = tk.tokenize(text, self.cfg["src_lang"], self.src_names, self.src_index)
         return toks, data.encode(toks, self.src_index)
 
     def target(self, text):
-        toks = tk.tokenize(text, self.cfg["tgt_lang"], self.tgt_names)
+        toks = tk.tokenize(text, self.cfg["tgt_lang"], self.tgt_names, self.tgt_index)
         return toks, data.encode(toks, self.tgt_index)
 
     def max_len(self, n_src):

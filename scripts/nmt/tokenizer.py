@@ -1,4 +1,4 @@
-"""Reference tokenizer, spec version 1 (docs/tokenization.md).
+"""Reference tokenizer, spec version 2 (docs/tokenization.md).
 
 Every rule here is table-driven on purpose: the C++ core (src/core/tokenizer.cpp) implements
 the same tables without ICU, and tests/fixtures/tokenizer.json pins the two together. Do not use
@@ -7,7 +7,7 @@ Full NFC is the front end's job (prepare()), before tokenize().
 """
 import unicodedata
 
-SPEC_VERSION = 1
+SPEC_VERSION = 2  # 2 added case repair (step 6), which only runs when given a vocabulary
 
 # Characters that become a plain space.
 SPACES = {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F,
@@ -172,6 +172,28 @@ def _has_word_cp(tok):
     return any(is_word_cp(ord(c)) for c in tok)
 
 
+def _is_lower(cp):
+    return _lower_to_upper(cp) != cp
+
+
+def _repair_case(tokens, names, vocab):
+    """Spec step 6 (version 2): all-lowercase or shouted (all-caps) text reads like normal case.
+    Shouted text is lower-cased first; then each token that is not a word of the vocabulary
+    but is a name in lower case gets the name's capitals back ("i" -> "I", "paris" -> "Paris";
+    "us" stays, it is a word). Text that mixes cases is left alone."""
+    cps = [ord(c) for t in tokens for c in t]
+    upper = sum(map(is_upper, cps))
+    lower = sum(map(_is_lower, cps))
+    if lower == 0 and upper >= 2:
+        tokens = [_lower(t) for t in tokens]
+    elif not (upper == 0 and lower > 0):
+        return tokens
+    by_lower = {}
+    for n in sorted(names):  # a shared lower-case form goes to the name that sorts first
+        by_lower.setdefault(_lower(n), n)
+    return [t if t in vocab else by_lower.get(t, t) for t in tokens]
+
+
 def _truecase(tokens, names):
     """Lower-case the first letter of a sentence-initial word unless it is a known name."""
     at_start = True
@@ -187,7 +209,10 @@ def _truecase(tokens, names):
     return out
 
 
-def tokenize(text, lang, names=frozenset()):
+def tokenize(text, lang, names=frozenset(), vocab=None):
+    """vocab: the model's vocabulary (a set or dict of tokens) for case repair (step 6), which
+    the engines apply to every text they read; None (training data, which are in normal case)
+    skips it."""
     text = normalize(text)
     toks = []
     for chunk in text.split(" "):
@@ -198,6 +223,8 @@ def tokenize(text, lang, names=frozenset()):
                 toks.extend(_split_clitics(raw, lang))
             else:
                 toks.append(raw)
+    if vocab is not None:
+        toks = _repair_case(toks, names, vocab)
     return _truecase(toks, names)
 
 

@@ -10,6 +10,22 @@ from . import tokenizer as tk
 NAMES = {"en": ["I", "Tom", "Mary", "Paris", "NASA", "English", "French", "Monday", "Émile"],
          "fr": ["Tom", "Marie", "Paris", "NASA", "Émile", "Noël", "Œdipe", "Japon"]}
 
+# Case repair (spec step 6) runs with a vocabulary: a few words, some of which are also names
+# in lower case ("us", "french"; "paris" in French), so both sides of its rule are exercised.
+VOCAB = {"en": ["love", "you", "us", "french", "went", "to", "and", "am", "lower", "the", "is",
+                "ok", "i'm"],
+         "fr": ["je", "suis", "à", "paris", "l'", "été", "est", "là", "tom"]}
+
+CASE_REPAIR = [
+    ("en", "i love you"), ("en", "I LOVE YOU."), ("en", "tom and mary went to paris."),
+    ("en", "TOM AND MARY WENT TO PARIS!"), ("en", "we love us and french fries"),
+    ("en", "WE LOVE US AND FRENCH FRIES"), ("en", "I"), ("en", "NASA"), ("en", "OK"),
+    ("en", "I love NASA."), ("en", "i'm émile"), ("en", "I'M ÉMILE."), ("en", "nasa. i am. ok"),
+    ("en", "123 456"), ("en", "你好"), ("fr", "je suis à paris."),
+    ("fr", "JE SUIS À PARIS."), ("fr", "L'ÉTÉ EST LÀ"), ("fr", "l'été est là, émile"),
+    ("fr", "œdipe et noël"), ("fr", "ŒDIPE ET NOËL"), ("fr", "tom"), ("fr", "TOM EST LÀ"),
+]
+
 HANDMADE = [
     ("en", ""), ("en", " "), ("en", "   \t\n  "), ("fr", "\u00a0\u202f"),
     ("en", "I am cold."), ("fr", "Je suis froid."), ("fr", "C'est l'heure !"),
@@ -63,13 +79,15 @@ def cases_from_corpus(path, n_per_lang, seed=7):
 
 def make(path_out, data_path):
     cases = []
-    for lang, text in HANDMADE + cases_from_corpus(data_path, 60):
+    for lang, text in HANDMADE + CASE_REPAIR + cases_from_corpus(data_path, 60):
         names = frozenset(NAMES[lang])
         toks = tk.tokenize(text, lang, names)
         cases.append({"lang": lang, "input": text, "tokens": toks,
+                      "tokens_with_vocab": tk.tokenize(text, lang, names, set(VOCAB[lang])),
                       "detokenized": tk.detokenize(toks, lang)})
-    doc = {"spec_version": tk.SPEC_VERSION, "names": NAMES,
-           "note": "made by scripts/nmt/tokenizer_fixtures.py; inputs are NOT NFC-normalised",
+    doc = {"spec_version": tk.SPEC_VERSION, "names": NAMES, "vocab": VOCAB,
+           "note": "made by scripts/nmt/tokenizer_fixtures.py; inputs are NOT NFC-normalised; "
+                   "tokens_with_vocab: tokenized with the vocabulary, so with case repair",
            "cases": cases}
     with open(path_out, "w", encoding="utf-8") as f:
         json.dump(doc, f, ensure_ascii=False, indent=1)

@@ -1,6 +1,7 @@
 #include "core/model_file.h"
 
 #include <cstdio>
+#include <initializer_list>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -45,13 +46,17 @@ const std::string* find_meta(const json& meta, const char* key) {
   return it == meta.end() ? nullptr : &it->get_ref<const std::string&>();
 }
 
-bool check_meta_value(const json& meta, const char* key, const char* want, std::string* error) {
+bool check_meta_value(const json& meta, const char* key, std::initializer_list<const char*> want,
+                      std::string* error) {
   const std::string* value = find_meta(meta, key);
   if (!value) return fail(error, std::string("metadata: missing key \"") + key + "\"");
-  if (*value != want)
-    return fail(error, std::string("metadata: ") + key + " " + quoted(*value) + ", expected \"" +
-                           want + "\"");
-  return true;
+  std::string expected;
+  for (const char* w : want) {
+    if (*value == w) return true;
+    expected += (expected.empty() ? "\"" : " or \"") + std::string(w) + "\"";
+  }
+  return fail(error, std::string("metadata: ") + key + " " + quoted(*value) + ", expected " +
+                         expected);
 }
 
 // Several metadata values are JSON texts inside the JSON header.
@@ -203,9 +208,10 @@ bool read_metadata(const json& header, ModelData* md, std::string* error) {
       return fail(error, "__metadata__: value of " + quoted(kv.key()) + " is " +
                              short_dump(kv.value()) + ", expected a string");
   const Config& cfg = md->config;
-  return check_meta_value(meta, "format", "bahdanau-live", error) &&
-         check_meta_value(meta, "format_version", "1", error) &&
-         check_meta_value(meta, "tokenizer_version", "1", error) &&
+  return check_meta_value(meta, "format", {"bahdanau-live"}, error) &&
+         check_meta_value(meta, "format_version", {"1"}, error) &&
+         // 2 only added case repair at inference (docs/tokenization.md): both read the same
+         check_meta_value(meta, "tokenizer_version", {"1", "2"}, error) &&
          read_config(meta, &md->config, error) &&
          read_strings(meta, "src_vocab", cfg.src_vocab, &md->src_vocab, error) &&
          read_strings(meta, "tgt_vocab", cfg.tgt_vocab, &md->tgt_vocab, error) &&

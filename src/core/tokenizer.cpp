@@ -259,15 +259,54 @@ bool is_en_suffix(std::string_view t) {  // case-insensitive, like the reference
 }
 
 constexpr std::string_view kSentenceEnd[] = {".", "!", "?", "...", "\u2026"};
+
+// Spec step 6, case repair: all-lowercase or shouted text reads like normal case. Lower-cases
+// shouted text, then gives names their capitals back where the lower-case token is not itself
+// a word of the vocabulary. Mixed-case text is left alone. Case mapping is one code point to
+// one, so every token keeps its span and v is rewritten in place.
+void repair_case(const std::vector<Span>& spans, const std::unordered_set<std::string>& vocab,
+                 const std::unordered_map<std::string, std::vector<uint32_t>>& name_by_lower,
+                 std::vector<uint32_t>& v) {
+  size_t upper = 0, lower = 0;
+  for (const Span& s : spans) {
+    for (size_t k = s.b; k < s.e; k++) {
+      upper += is_upper(v[k]);
+      lower += lower_to_upper(v[k]) != v[k];
+    }
+  }
+  if (lower == 0 && upper >= 2) {
+    for (const Span& s : spans)
+      for (size_t k = s.b; k < s.e; k++) v[k] = upper_to_lower(v[k]);
+  } else if (!(upper == 0 && lower > 0)) {
+    return;
+  }
+  for (const Span& s : spans) {
+    const std::string tok = utf8_encode(&v[s.b], s.e - s.b);
+    if (vocab.count(tok)) continue;
+    const auto name = name_by_lower.find(tok);
+    if (name != name_by_lower.end()) std::copy(name->second.begin(), name->second.end(), v.begin() + s.b);
+  }
+}
 constexpr std::string_view kNoSpaceBefore[] = {".", ",", ")", "]", "}", "...", "\u2026", "%"};
 constexpr std::string_view kNoSpaceBeforeEn[] = {"!", "?", ":", ";"};
 constexpr std::string_view kNoSpaceAfter[] = {"(", "[", "{", "\u00bf", "\u00a1", "-"};
 
 }  // namespace
 
-Tokenizer::Tokenizer(std::string lang, std::vector<std::string> names)
-    : lang_(std::move(lang)), names_(names.begin(), names.end()) {
+Tokenizer::Tokenizer(std::string lang, std::vector<std::string> names,
+                     const std::vector<std::string>& vocab)
+    : lang_(std::move(lang)), names_(names.begin(), names.end()), vocab_(vocab.begin(), vocab.end()) {
   kind_ = lang_ == "en" ? Lang::En : lang_ == "fr" ? Lang::Fr : Lang::Other;
+  if (vocab_.empty()) return;
+  std::sort(names.begin(), names.end());  // byte order of UTF-8 is code point order
+  for (const std::string& n : names) {
+    std::vector<uint32_t> cps;
+    std::string ignored;
+    if (!utf8_decode(n, &cps, &ignored)) continue;  // the loader checked them; be safe anyway
+    std::vector<uint32_t> low(cps);
+    for (uint32_t& cp : low) cp = upper_to_lower(cp);
+    name_by_lower_.emplace(utf8_encode(low.data(), low.size()), std::move(cps));
+  }
 }
 
 bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens,
@@ -288,7 +327,9 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
   };
   split_words(v, emit_word, &spans);
 
-  // Spec step 6, truecasing: lower-case a sentence-initial capital unless the word is a known
+  if (!vocab_.empty()) repair_case(spans, vocab_, name_by_lower_, v);
+
+  // Spec step 7, truecasing: lower-case a sentence-initial capital unless the word is a known
   // name or is capitalised elsewhere too (NASA, McDonald). Rewrites v in place: spans are
   // disjoint, so each first code point belongs to one token only.
   bool at_start = true;

@@ -1,4 +1,4 @@
-// Word-level tokenizer and detokenizer, spec version 1 (docs/tokenization.md).
+// Word-level tokenizer and detokenizer, spec version 2 (docs/tokenization.md).
 //
 // The reference is scripts/nmt/tokenizer.py, which made the training data; this must agree
 // with it byte for byte, which tests/cpp/tokenizer_test.cpp checks on every case of
@@ -6,12 +6,13 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace bl {
 
-constexpr int kTokenizerSpecVersion = 1;
+constexpr int kTokenizerSpecVersion = 2;
 
 // True when token has an upper-case letter (per the spec's case table) or an ASCII digit, so
 // it looks like a name or a number: what <unk> replacement may copy (scripts/nmt/search.py
@@ -23,7 +24,10 @@ class Tokenizer {
   // lang is "en" or "fr". Any other value behaves like the reference does for it: no clitic
   // splitting, and English spacing before ! ? : ; when detokenizing. names are the words the
   // training data capitalises mid-sentence (src_names / tgt_names in the model metadata).
-  Tokenizer(std::string lang, std::vector<std::string> names);
+  // vocab, when not empty, turns on case repair (spec step 6): the engines pass the model's
+  // vocabulary; an empty one tokenizes as training did.
+  Tokenizer(std::string lang, std::vector<std::string> names,
+            const std::vector<std::string>& vocab = {});
 
   // Splits text (UTF-8, not necessarily NFC) into tokens. Returns false and sets *error on
   // invalid UTF-8; never throws on any input, and is linear in the input size.
@@ -42,6 +46,10 @@ class Tokenizer {
   std::string lang_;
   Lang kind_;
   std::unordered_set<std::string> names_;
+  std::unordered_set<std::string> vocab_;
+  // Case repair: a name's lower-case form -> the name's code points (the first name in code
+  // point order wins a shared form).
+  std::unordered_map<std::string, std::vector<uint32_t>> name_by_lower_;
 };
 
 }  // namespace bl

@@ -36,8 +36,8 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   const Config& c = d.config;
   const Kernels& k = params.use_simd ? simd_kernels() : scalar_kernels();
   impl->model = std::make_unique<Model>(d, k);
-  impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names);
-  impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names);
+  impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names, d.src_vocab);
+  impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names, d.tgt_vocab);
   for (size_t i = 0; i < d.src_vocab.size(); i++) impl->src_index.emplace(d.src_vocab[i], int(i));
   for (size_t i = 0; i < d.tgt_vocab.size(); i++) impl->tgt_index.emplace(d.tgt_vocab[i], int(i));
 

@@ -359,7 +359,7 @@ std::vector<BadCase> bad_cases() {
       {"FormatVersion2", [] { return meta("format_version", "2"); },
        "metadata: format_version \"2\", expected \"1\""},
       {"TokenizerVersion0", [] { return meta("tokenizer_version", "0"); },
-       "metadata: tokenizer_version \"0\", expected \"1\""},
+       "metadata: tokenizer_version \"0\", expected \"1\" or \"2\""},
       // config
       {"ConfigNotJson", [] { return meta("config", "{emb: 8}"); }, "config: not valid JSON"},
       {"ConfigArray", [] { return meta("config", "[1,2]"); }, "config: [1,2] is not a JSON object"},

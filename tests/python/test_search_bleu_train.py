@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from nmt import data, evaluate, golden
+from nmt import data, evaluate, golden, tokenizer
 from nmt import train as train_mod
 from nmt.search import Translator
 
@@ -47,12 +47,13 @@ def test_bleu_hand_made_case():
     # hyp "le chat noir dort ." vs ref "le chat noir dort bien .": n-gram precisions 5/5, 3/4,
     # 2/3, 1/2 (geometric mean 0.25 ** 0.25), brevity penalty exp(1 - 6/5): BLEU = 57.893...
     expected = 100 * math.exp(-0.2) * 0.25 ** 0.25
-    s = evaluate.score(["le chat noir dort ."], [["le chat noir dort bien ."]], set())
+    fr = lambda text: tokenizer.tokenize(text, "fr")  # noqa: E731
+    s = evaluate.score(["le chat noir dort ."], [["le chat noir dort bien ."]], fr)
     assert s["bleu_multi"] == pytest.approx(expected, abs=1e-6)
     assert s["bleu_single"] == pytest.approx(expected, abs=1e-6)
     # a second reference that matches exactly lifts multi-reference BLEU to 100
     s = evaluate.score(["le chat noir dort ."],
-                       [["le chat noir dort bien .", "le chat noir dort ."]], set())
+                       [["le chat noir dort bien .", "le chat noir dort ."]], fr)
     assert s["bleu_multi"] == pytest.approx(100.0)
     assert s["bleu_single"] == pytest.approx(expected, abs=1e-6)
 
