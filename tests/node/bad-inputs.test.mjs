@@ -133,6 +133,30 @@ for (const variant of WASM) {
       stillWorks();
     });
 
+    test('null options mean the defaults in every method; other non-objects are a TypeError', async () => {
+      const text = 'I am cold.';
+      assert.deepEqual(tr.translate(text, null).targetTokens, reference);
+      const it = tr.steps(text, null);
+      for await (const _ of it) { /* drains */ }
+      assert.deepEqual(it.result.targetTokens, reference);
+      assert.deepEqual(tr.align(text, "J'ai froid.", null), tr.align(text, "J'ai froid."));
+      const cost = tr.scoringCost(text, null); // 5 batches of 2 ms, or fewer on a busy machine
+      assert.ok(cost.batches >= 1 && cost.batches <= 5 && cost.stepUs > 0);
+      assert.deepEqual(tr.tokenize(text, null), tr.tokenize(text));
+      await assert.rejects(createTranslator(null), { name: 'TypeError', message: /model is required/ });
+      assert.throws(() => tr.heatmap(null), { name: 'TypeError', message: /^heatmap\(\): expects a translate\(\) result/ });
+      for (const bad of [42, 'beam', true]) {
+        const named = (method) => ({ name: 'TypeError', message: new RegExp(`^${method}\\(\\): options must be an object, got `) });
+        assert.throws(() => tr.translate(text, bad), named('translate'));
+        assert.throws(() => tr.steps(text, bad), named('steps'));
+        assert.throws(() => tr.align(text, 'Le chat.', bad), named('align'));
+        assert.throws(() => tr.scoringCost(text, bad), named('scoringCost'));
+        assert.throws(() => tr.tokenize(text, bad), named('tokenize'));
+        await assert.rejects(createTranslator(bad), named('createTranslator'));
+      }
+      stillWorks();
+    });
+
     test('100 KB of text', () => {
       const words = 'the cat is here . '.repeat(5700).slice(0, 100_000);
       assert.throws(() => tr.translate(words), /input has \d+ tokens; this model reads at most 64/);

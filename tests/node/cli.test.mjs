@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { fixturePath, maskTimings, nativeCli, nodeCli } from './helpers.mjs';
+import { fixturePath, maskTimings, nativeCli, nodeCli, notModelFiles } from './helpers.mjs';
 
 const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8', 'tiny-none-cgru-f32']
   .map((m) => fixturePath(`${m}.safetensors`));
@@ -102,6 +102,17 @@ test('usage and runtime errors: same exit statuses', () => {
   const r = nodeCli(['--engine', 'gpu', 'x']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--engine takes one of wasm-simd, wasm-scalar, native/);
+});
+
+test('--model that is not a model file: both CLIs give the same message and exit 1, at once', (t) => {
+  for (const [file, why] of notModelFiles(t)) {
+    // The timeout only keeps a regression (a FIFO waiting for a writer) from hanging the suite.
+    const want = nativeCli(['--model', file, 'x'], '', { timeout: 20_000 });
+    const got = nodeCli(['--model', file, 'x'], '', { timeout: 20_000 });
+    assert.deepEqual([want.status, want.stdout, want.stderr],
+      [1, '', `bahdanau-translate: model file ${file} is ${why}\n`]);
+    assert.deepEqual([got.status, got.stdout, got.stderr], [1, '', `bahdanau-live: model file ${file} is ${why}\n`]);
+  }
 });
 
 test('a model without attention: --heatmap says there is no matrix, --info says scoring none', () => {

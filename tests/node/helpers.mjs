@@ -1,6 +1,7 @@
 // Shared by tests/node/*.test.mjs: fixtures, engines, and running the CLIs.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
@@ -48,19 +49,39 @@ export function shippedModelOrFail(name = 'en-fr') {
   return file;
 }
 
-export function run(cmd, args, input = '') {
-  const r = spawnSync(cmd, args, { input, maxBuffer: 256 << 20, cwd: ROOT });
+// timeout (ms): kill the command then (r.status is null), for what might hang.
+export function run(cmd, args, input = '', { timeout } = {}) {
+  const r = spawnSync(cmd, args, { input, maxBuffer: 256 << 20, cwd: ROOT, timeout });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
 }
 
-export function nodeCli(args, input) {
-  return run(process.execPath, [path.join(ROOT, 'scripts', 'translate.mjs'), ...args], input);
+export function nodeCli(args, input, options) {
+  return run(process.execPath, [path.join(ROOT, 'scripts', 'translate.mjs'), ...args], input, options);
 }
 
-export function nativeCli(args, input) {
+export function nativeCli(args, input, options) {
   ensureEngines();
-  return run(NATIVE_CLI, args, input);
+  return run(NATIVE_CLI, args, input, options);
+}
+
+// Paths that are not model files, each with what the loaders say it is ("model file PATH is
+// WHY"): a directory, /dev/zero, a FIFO with no writer, and a sparse file over the 256 MiB cap.
+// Removed after the test t.
+export function notModelFiles(t) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bl-not-models-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const fifo = path.join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const huge = path.join(dir, 'huge.safetensors');
+  writeFileSync(huge, '');
+  truncateSync(huge, 300 * 2 ** 20); // no disk used
+  return [
+    [dir, 'a directory, not a regular file'],
+    ['/dev/zero', 'a character device, not a regular file'],
+    [fifo, 'a FIFO, not a regular file'],
+    [huge, '314572800 bytes, over the 256 MiB limit (268435456 bytes)'],
+  ];
 }
 
 // Native greedy/beam outputs for many sentences in one process: their target tokens.

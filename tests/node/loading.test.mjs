@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 
-import { createTranslator, simdSupported } from '../../web/lib/bahdanau.js';
+import { MAX_MODEL_BYTES, createTranslator, simdSupported } from '../../web/lib/bahdanau.js';
 import { chooseVariant, loadVariant } from '../../web/lib/loader.js';
-import { TINY, ensureEngines } from './helpers.mjs';
+import { TINY, ensureEngines, notModelFiles } from './helpers.mjs';
 
 test('variant choice reports why', () => {
   assert.equal(simdSupported(), true, 'Node 18+ has wasm SIMD');
@@ -83,6 +83,53 @@ test('a model URL is downloaded once, streamed, with progress for every asker', 
     await assert.rejects(createTranslator({ model: `${base}/missing` }), /HTTP 404/);
     assert.equal(requests, 3, 'a failed download is not cached');
   } finally {
+    server.close();
+  }
+});
+
+// The wasm heap grows but never shrinks (web/lib/bahdanau.js): what is over the cap must be
+// refused before it is read, downloaded or copied in.
+test('a model over the 256 MiB cap, or a path that is not a regular file, is refused unread', async (t) => {
+  ensureEngines();
+  assert.equal(MAX_MODEL_BYTES, 256 * 2 ** 20);
+  const rss = process.memoryUsage().rss;
+  for (const [file, why] of notModelFiles(t)) {
+    await assert.rejects(createTranslator({ model: file }), { message: `model file ${file} is ${why}` });
+  }
+  assert.ok(process.memoryUsage().rss - rss < 64 * 2 ** 20, 'nothing was read');
+  await assert.rejects(createTranslator({ model: new Uint8Array(MAX_MODEL_BYTES + 1) }),
+    { message: 'the model is 268435457 bytes, over the 256 MiB limit (268435456 bytes)' });
+
+  // Downloads: a Content-Length over the cap is refused before the body; a body without one
+  // is cut off as soon as it passes the cap.
+  const chunk = Buffer.alloc(1 << 20);
+  let sent = 0;
+  const server = createServer((req, res) => {
+    if (req.url === '/declared') {
+      res.writeHead(200, { 'content-length': MAX_MODEL_BYTES + 1 });
+      res.write(chunk); // and never the rest
+      return;
+    }
+    res.writeHead(200); // chunked: no size given
+    const more = () => {
+      while (!res.destroyed && sent < 2 * MAX_MODEL_BYTES) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    await assert.rejects(createTranslator({ model: `${base}/declared` }),
+      { message: `model ${base}/declared is 268435457 bytes, over the 256 MiB limit (268435456 bytes)` });
+    await assert.rejects(createTranslator({ model: `${base}/stream` }),
+      { message: `model ${base}/stream is over the 256 MiB limit (268435456 bytes)` });
+    assert.ok(sent < 1.5 * MAX_MODEL_BYTES, `the download stopped (${sent} bytes sent)`);
+  } finally {
+    server.closeAllConnections();
     server.close();
   }
 });

@@ -6,6 +6,8 @@
 export const MAX_BEAM: 16;
 /** The largest maxLen any method accepts. */
 export const MAX_LEN: 1024;
+/** The largest model file, download or byte array createTranslator() accepts: 256 MiB. */
+export const MAX_MODEL_BYTES: 268435456;
 
 /** Whether this JavaScript engine runs wasm SIMD (the faster engine variant). */
 export function simdSupported(): boolean;
@@ -162,17 +164,17 @@ export interface Translator {
     instantiateMs: number;
     loadMs: number;
   };
-  translate(text: string, options?: TranslateOptions): Translation;
+  translate(text: string, options?: TranslateOptions | null): Translation;
   /** Greedy decoding one word at a time, yielding to the event loop between steps. */
-  steps(text: string, options?: StepsOptions): StepIterator;
+  steps(text: string, options?: StepsOptions | null): StepIterator;
   /** Forced decoding of a given target translation. */
-  align(source: string, target: string, options?: { topK?: number }): Alignment;
+  align(source: string, target: string, options?: { topK?: number } | null): Alignment;
   /** Times attention's scoring on this sentence (throws for a model without attention). */
-  scoringCost(text: string, options?: { minBatchMs?: number; batches?: number }): ScoringCost;
+  scoringCost(text: string, options?: { minBatchMs?: number; batches?: number } | null): ScoringCost;
   /** Scaled-dot models only: the source attending to itself. */
   selfAttention(text: string): SelfAttention;
   /** The model's tokens: the source's, or the target language's (BLEU's tokens). */
-  tokenize(text: string, options?: { side?: 'source' | 'target' }): string[];
+  tokenize(text: string, options?: { side?: 'source' | 'target' } | null): string[];
   /** A translation's attention matrix as text, the native CLI's picture. */
   heatmap(translation: Pick<Translation, 'sourceTokens' | 'targetTokens' | 'attention'>): string;
   info(): ModelInfo;

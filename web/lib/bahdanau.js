@@ -8,14 +8,24 @@
 //   tr.dispose();
 //
 // Module loading, SIMD detection, model download and C++ memory all stay behind this file;
-// callers see plain objects and JS Errors.
+// callers see plain objects and JS Errors. Every options argument may be left out or null.
+//
+// Memory: each engine variant is one wasm instance per page or process, shared by all its
+// translators, and a wasm memory can grow but never shrink (WebAssembly has no way to hand
+// pages back). dispose() frees a translator's memory for the next one to reuse, not for the
+// system: the heap stays as large as it ever was, so loading big models one after another
+// keeps the process as big as the largest moment. So reuse one translator instead of making
+// one per request; a long-running server should load its models once, at start; to give the
+// memory back, run the translators in a worker (worker_threads, a Web Worker) and terminate it.
+// A model file, download or byte array over MAX_MODEL_BYTES (256 MiB) is refused before it is
+// read or copied in, and a file path must name a regular file.
 
 import { nextTask } from './env.js';
 import { liveObjects, own, release } from './handles.js';
 import { chooseVariant, loadVariant, simdSupported } from './loader.js';
-import { modelBytes } from './model-cache.js';
+import { MAX_MODEL_BYTES, modelBytes } from './model-cache.js';
 
-export { simdSupported };
+export { MAX_MODEL_BYTES, simdSupported };
 
 export const MAX_BEAM = 16; // bl::kMaxBeam
 export const MAX_LEN = 1024; // the native CLI's --max-len bound
@@ -23,7 +33,8 @@ export const MAX_LEN = 1024; // the native CLI's --max-len bound
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
 // onProgress({loaded, total}) follows the model download. dist: where the engine files are
 // (web/dist by default).
-export async function createTranslator({ model, simd = 'auto', onProgress, dist } = {}) {
+export async function createTranslator(options) {
+  const { model, simd = 'auto', onProgress, dist } = optionsArg(options, 'createTranslator');
   if (model === undefined || model === null) {
     throw new TypeError('createTranslator: model is required (a URL, a file path or bytes)');
   }
@@ -58,8 +69,9 @@ class Translator {
   }
 
   // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, timings, ...}
-  translate(text, { beam = 1, maxLen } = {}) {
+  translate(text, options) {
     const native = this.#native('translate');
+    const { beam = 1, maxLen } = optionsArg(options, 'translate');
     const input = prepare(text, 'translate');
     checkInt('beam', beam, 1, MAX_BEAM);
     const r = native.translate(input, beam, maxLenArg(maxLen));
@@ -77,8 +89,9 @@ class Translator {
   // Errors in the text throw here, not at the first step. A model without attention
   // (info().scoring 'none') gives empty e and alpha (and empty attention rows in translate()):
   // it has no weights to show, and its c is the same fixed vector at every step.
-  steps(text, { topK = 5, maxLen } = {}) {
+  steps(text, options) {
     const native = this.#native('steps');
+    const { topK = 5, maxLen } = optionsArg(options, 'steps');
     const input = prepare(text, 'steps');
     checkInt('topK', topK, 1, this.#info.tgtVocab);
     const limit = maxLenArg(maxLen);
@@ -135,8 +148,9 @@ class Translator {
   // word; a word outside the vocabulary reads as '<unk>' (token 1), and `unknown` counts them.
   // Empty source: no rows. A target longer than the model writes (info().maxTgtLen - 1
   // tokens) or invalid text throws.
-  align(source, target, { topK = 5 } = {}) {
+  align(source, target, options) {
     const native = this.#native('align');
+    const { topK = 5 } = optionsArg(options, 'align');
     const src = prepare(source, 'align');
     const tgt = prepare(target, 'align');
     checkInt('topK', topK, 1, this.#info.tgtVocab);
@@ -151,8 +165,9 @@ class Translator {
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
   // minBatchMs. It blocks for about 3 * batches * minBatchMs ms, so that product is capped at
   // 1000. Empty text: n 0, all 0. A model without attention has no scoring to time: it throws.
-  scoringCost(text, { minBatchMs = 2, batches = 5 } = {}) {
+  scoringCost(text, options) {
     const native = this.#native('scoringCost');
+    const { minBatchMs = 2, batches = 5 } = optionsArg(options, 'scoringCost');
     const input = prepare(text, 'scoringCost');
     if (typeof minBatchMs !== 'number' || !(minBatchMs > 0 && minBatchMs <= 100)) {
       throw new RangeError(`minBatchMs must be a number in (0, 100], got ${describe(minBatchMs)}`);
@@ -179,8 +194,9 @@ class Translator {
   // The model's tokens of text: side 'source' (the columns translate() shows, '</s>' not
   // added) or 'target' (the target language's tokenizer: the tokens scripts/eval counts BLEU
   // on). Invalid text throws.
-  tokenize(text, { side = 'source' } = {}) {
+  tokenize(text, options) {
     const native = this.#native('tokenize');
+    const { side = 'source' } = optionsArg(options, 'tokenize');
     if (side !== 'source' && side !== 'target') {
       throw new RangeError(`tokenize(): side must be 'source' or 'target', got ${describe(side)}`);
     }
@@ -190,8 +206,9 @@ class Translator {
   }
 
   // The attention matrix of a translate() result as text, the native CLI's exact picture.
-  heatmap({ sourceTokens, targetTokens, attention } = {}) {
+  heatmap(translation) {
     this.#native('heatmap');
+    const { sourceTokens, targetTokens, attention } = translation ?? {};
     // Checked here: a wrong type thrown from inside the C++ call would skip its destructors
     // and leak what it had built on the wasm heap.
     const strings = (a) => Array.isArray(a) && a.every((x) => typeof x === 'string');
@@ -248,6 +265,16 @@ function prepare(text, method) {
       ? text.toWellFormed()
       : text.replace(LONE_SURROGATE, '\uFFFD');
   return wellFormed.normalize('NFC');
+}
+
+// Every options argument: undefined and null both mean "the defaults"; anything else that is
+// not an object is a mistake worth a clear TypeError (not a silent default).
+function optionsArg(options, method) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') {
+    throw new TypeError(`${method}(): options must be an object, got ${describe(options)}`);
+  }
+  return options;
 }
 
 function checkInt(name, value, lo, hi) {

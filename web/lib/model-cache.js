@@ -4,15 +4,23 @@
 
 import { isNode } from './env.js';
 
+// The largest model accepted, in bytes: 256 MiB, as the native CLI's bl::kMaxModelBytes. The
+// shipped models are about 5 MB (19 MB in f32). A bigger file, download or byte array is
+// refused before it is read or copied into the wasm heap, which can grow but never shrink; and
+// a file path must name a regular file (not /dev/zero, a FIFO or a directory).
+export const MAX_MODEL_BYTES = 256 * 2 ** 20;
+
 const sources = new Map(); // key (absolute URL or path) -> {promise, listeners, progress}
 
 // -> Promise<Uint8Array>. onProgress({loaded, total}) is called as bytes arrive; total is null
 // when the server does not say.
 export async function modelBytes(model, onProgress) {
-  if (model instanceof Uint8Array) return model;
-  if (model instanceof ArrayBuffer) return new Uint8Array(model);
+  if (model instanceof ArrayBuffer) model = new Uint8Array(model);
   if (ArrayBuffer.isView(model)) {
-    return new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
+    if (model.byteLength > MAX_MODEL_BYTES) throw overCap('the model', model.byteLength);
+    return model instanceof Uint8Array
+      ? model
+      : new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
   }
   if (typeof model !== 'string' && !(model instanceof URL)) {
     throw new TypeError(
@@ -42,6 +50,12 @@ export async function modelBytes(model, onProgress) {
   }
 }
 
+// "WHAT is SIZE bytes, over the 256 MiB limit (...)"; without a size when it is not known yet.
+function overCap(what, size = null) {
+  const limit = `the ${MAX_MODEL_BYTES / 2 ** 20} MiB limit (${MAX_MODEL_BYTES} bytes)`;
+  return new Error(size === null ? `${what} is over ${limit}` : `${what} is ${size} bytes, over ${limit}`);
+}
+
 function report(entry, loaded, total) {
   entry.progress = { loaded, total };
   for (const listener of entry.listeners) listener({ loaded, total });
@@ -61,16 +75,44 @@ async function locate(model) {
   return { key: url, url };
 }
 
+// A regular file of at most MAX_MODEL_BYTES, checked on the opened file (no race with a path
+// that changes between a stat and the open); O_NONBLOCK keeps the open itself from waiting for
+// a FIFO's writer. The native CLI does the same, in the same words (src/cli/main.cpp).
 async function readFile(path, entry) {
   const fs = await import('node:fs/promises');
-  let bytes;
+  const { constants } = await import('node:fs');
+  let file;
   try {
-    bytes = await fs.readFile(path);
+    file = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new Error(`cannot read model file ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
-  report(entry, bytes.length, bytes.length);
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw new Error(`model file ${path} is ${fileKind(st)}, not a regular file`);
+    if (st.size > MAX_MODEL_BYTES) throw overCap(`model file ${path}`, st.size);
+    // The size from the stat, plus one byte: a file that grew since is refused, not cut short.
+    const bytes = new Uint8Array(st.size + 1);
+    let got = 0;
+    for (let n; got < bytes.length; got += n) {
+      ({ bytesRead: n } = await file.read(bytes, got, bytes.length - got, null));
+      if (n === 0) break;
+    }
+    if (got > st.size) throw new Error(`model file ${path} changed while it was read`);
+    report(entry, got, got);
+    return bytes.subarray(0, got);
+  } finally {
+    await file.close();
+  }
+}
+
+function fileKind(st) {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
 }
 
 async function download(url, entry) {
@@ -87,8 +129,13 @@ async function download(url, entry) {
   // Content-Encoding still leaves it a hint: the Math.max below keeps loaded <= total.)
   const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const total = encoded ? null : Number(res.headers.get('content-length')) || null;
+  if (total > MAX_MODEL_BYTES) {
+    res.body?.cancel().catch(() => {});
+    throw overCap(`model ${url}`, total);
+  }
   if (!res.body) {
     const bytes = new Uint8Array(await res.arrayBuffer());
+    if (bytes.length > MAX_MODEL_BYTES) throw overCap(`model ${url}`, bytes.length);
     report(entry, bytes.length, bytes.length);
     return bytes;
   }
@@ -101,6 +148,10 @@ async function download(url, entry) {
     if (done) break;
     chunks.push(value);
     loaded += value.length;
+    if (loaded > MAX_MODEL_BYTES) {
+      reader.cancel().catch(() => {});
+      throw overCap(`model ${url}`);
+    }
     report(entry, loaded, total && Math.max(total, loaded));
   }
   const bytes = new Uint8Array(loaded);
