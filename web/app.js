@@ -63,8 +63,11 @@ function showError(title, detail, { retry = false } = {}) {
   showErrorBox($('error'), S, title, detail, again);
 }
 
+// Clears the error box, except the notice that model= was refused: the page runs on the default
+// model for as long as it is open, so that notice stays (the status line names the model used).
 function hideError() {
   hideErrorBox($('error'));
+  if (params.badModel) showError(S.errorTitle, S.errorModelParam);
 }
 
 // ---- loading -----------------------------------------------------------------------------
@@ -85,7 +88,6 @@ function showProgress({ loaded, total }) {
 
 async function loadModel() {
   hideError();
-  if (params.badModel) showError(S.errorTitle, S.errorModelParam);
   setState('loading');
   $('progress').hidden = false;
   $('progress-label').textContent = S.loadingModel;

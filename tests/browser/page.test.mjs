@@ -190,6 +190,28 @@ describe('the page', { timeout: 600_000 }, () => {
     });
   }
 
+  test('a refused model= keeps its notice through the automatic translation, and the status names the model used', T, async () => {
+    const page = await browser.newPage();
+    await page.goto(`${browser.url}?model=${encodeURIComponent('https://evil.example/m.safetensors')}` +
+      `&text=${encodeURIComponent(SENTENCE)}`);
+    await waitDone(page);
+    const error = page.locator('[data-role="error"]');
+    const notice = /not a known model name nor a same-origin path; using the default model/;
+    assert.equal(await error.isVisible(), true, 'the notice survives the translation');
+    assert.match(await error.textContent(), notice);
+    // The default model is what ran, and the status line says so.
+    const status = await page.textContent('[data-role="status"]');
+    assert.match(status, /en-fr: [\d.]+ MB, int8/);
+    assert.doesNotMatch(status, /evil/);
+    assert.ok((await readMatrix(page)).length > 0);
+    // Another translation keeps it too.
+    await page.click('[data-role="translate"]');
+    await waitDone(page);
+    assert.match(await error.textContent(), notice);
+    assertNoProblems(page);
+    await page.close();
+  });
+
   test('a browser without WebAssembly is told so in the page', T, async () => {
     const page = await browser.newPage();
     await page.addInitScript(() => {
