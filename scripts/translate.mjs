@@ -19,7 +19,8 @@ import { alignmentLine, alignmentObject, dump, infoObject, translationObject } f
 
 const PROG = 'bahdanau-live';
 const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
-                     [--scalar] [--info] [--force TARGET | --force-tsv] [TEXT...]
+                     [--scalar] [--info] [--split-sentences]
+                     [--force TARGET | --force-tsv] [TEXT...]
 Translates TEXT, or each line of standard input, and prints one translation per line.
   --engine E     wasm-simd (default), wasm-scalar, or native (build/native/bahdanau-translate)
   --model FILE   model file (.safetensors); default models/en-fr.safetensors
@@ -29,6 +30,9 @@ Translates TEXT, or each line of standard input, and prints one translation per 
   --heatmap      draw the attention matrix after each translation
   --scalar       use the scalar kernels (for wasm: the wasm-scalar engine)
   --info         print the model's description as JSON and exit
+  --split-sentences  translate each sentence of a line on its own (for text longer than
+                 the model reads); the line's output joins their translations, --json
+                 gives {"sentences": [one object each], "text": the joined text}
   --force TARGET forced decoding: align the given translation TARGET to TEXT instead of
                  translating; prints each target word's probability (<unk> marks a word
                  outside the vocabulary) and the whole target's log-probability
@@ -48,7 +52,7 @@ function parseIntArg(s, lo, hi) {
 // -> options, or a number: the exit status (0 after --help).
 function parse(argv) {
   const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
-    heatmap: false, scalar: false, info: false, force: null, forceTsv: false, text: [],
+    heatmap: false, scalar: false, info: false, force: null, forceTsv: false, split: false, text: [],
     passthrough: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -97,6 +101,8 @@ function parse(argv) {
       continue;
     } else if (a === '--force-tsv') {
       o.forceTsv = true;
+    } else if (a === '--split-sentences') {
+      o.split = true;
     } else if (a === '--json' || a === '--heatmap' || a === '--scalar' || a === '--info') {
       o[a.slice(2)] = true;
     } else if (a === '--') {
@@ -113,6 +119,10 @@ function parse(argv) {
   }
   if (o.scalar && o.engine === 'wasm-simd') o.engine = 'wasm-scalar';
   // The native CLI's checks, in its order and words.
+  if (o.split && (o.force !== null || o.forceTsv)) {
+    err('--split-sentences does not apply to forced decoding');
+    return 2;
+  }
   if (o.force !== null && o.forceTsv) {
     err('--force and --force-tsv exclude each other');
     return 2;
@@ -178,14 +188,18 @@ async function main(argv) {
   const translateLine = (text) => {
     let r;
     try {
-      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen });
+      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen, splitSentences: o.split });
     } catch (e) {
       err(e.message);
       out(o.json ? '{}\n' : '\n');
       return false;
     }
-    out(`${o.json ? dump(module, translationObject(r)) : r.text}\n`);
-    if (o.heatmap && r.targetTokens.length) out(tr.heatmap(r));
+    const parts = o.split ? r.sentences : [r];
+    const json = () => (o.split
+      ? dump(module, { sentences: parts.map(translationObject), text: r.text })
+      : dump(module, translationObject(r)));
+    out(`${o.json ? json() : r.text}\n`);
+    for (const p of parts) if (o.heatmap && p.targetTokens.length) out(tr.heatmap(p));
     return true;
   };
 

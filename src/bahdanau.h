@@ -142,6 +142,11 @@ class Translator {
 
   bool tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                        std::string* error) const;
+  // text's sentences, each a piece of text as given (spaces between them left out), by the
+  // tokenizer's sentence ends (src/core/sentences.h); for input over max_src_len tokens.
+  // Invalid UTF-8: false and a message.
+  bool split_sentences(std::string_view text, std::vector<std::string>* sentences,
+                       std::string* error) const;
   // The target language's tokens, as scripts/eval's BLEU counts them (docs/tokenization.md).
   bool tokenize_target(std::string_view text, std::vector<std::string>* tokens,
                        std::string* error) const;

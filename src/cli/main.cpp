@@ -27,7 +27,8 @@ namespace {
 
 const char* kUsage =
     "usage: bahdanau-translate --model FILE [--beam K] [--max-len N] [--json] [--heatmap]\n"
-    "                          [--scalar] [--info] [--force TARGET | --force-tsv] [TEXT...]\n"
+    "                          [--scalar] [--info] [--split-sentences]\n"
+    "                          [--force TARGET | --force-tsv] [TEXT...]\n"
     "Translates TEXT, or each line of standard input, and prints one translation per line.\n"
     "  --model FILE   model file (.safetensors), e.g. models/en-fr.safetensors\n"
     "  --beam K       beam search with K hypotheses (1..16; default 1 = greedy)\n"
@@ -36,6 +37,9 @@ const char* kUsage =
     "  --heatmap      draw the attention matrix after each translation\n"
     "  --scalar       use the scalar kernels instead of the SIMD ones\n"
     "  --info         print the model's description as JSON and exit\n"
+    "  --split-sentences  translate each sentence of a line on its own (for text longer than\n"
+    "                 the model reads); the line's output joins their translations, --json\n"
+    "                 gives {\"sentences\": [one object each], \"text\": the joined text}\n"
     "  --force TARGET forced decoding: align the given translation TARGET to TEXT instead of\n"
     "                 translating; prints each target word's probability (<unk> marks a word\n"
     "                 outside the vocabulary) and the whole target's log-probability\n"
@@ -45,7 +49,7 @@ struct Options {
   std::string model;
   bl::TranslateParams params;
   bool json = false, heatmap = false, scalar = false, info = false, force_tsv = false;
-  bool force = false;
+  bool force = false, split = false;
   std::string target;  // --force
   std::vector<std::string> text;
 };
@@ -100,6 +104,8 @@ int parse(int argc, char** argv, Options* o) {
       o->scalar = true;
     } else if (a == "--info") {
       o->info = true;
+    } else if (a == "--split-sentences") {
+      o->split = true;
     } else if (a == "--") {
       for (i++; i < argc; i++) o->text.push_back(argv[i]);
     } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
@@ -111,6 +117,10 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (o->model.empty()) {
     std::fprintf(stderr, "bahdanau-translate: --model FILE is required\n%s", kUsage);
+    return 2;
+  }
+  if (o->split && (o->force || o->force_tsv)) {
+    std::fprintf(stderr, "bahdanau-translate: --split-sentences does not apply to forced decoding\n");
     return 2;
   }
   if (o->force && o->force_tsv) {
@@ -245,21 +255,37 @@ void print_json(const nlohmann::json& j) {
              stdout);
 }
 
-// Translates one line; false (and a message on stderr) if it could not.
+bool fail_line(const Options& o, const std::string& err) {
+  std::fprintf(stderr, "bahdanau-translate: %s\n", err.c_str());
+  std::fputs(o.json ? "{}\n" : "\n", stdout);
+  return false;
+}
+
+// Translates one line (with --split-sentences, each of its sentences); false (and a message on
+// stderr) if it could not.
 bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
-  bl::Translation t;
+  std::vector<std::string> pieces{line};
   std::string err;
-  if (!tr.translate(line, o.params, &t, &err)) {
-    std::fprintf(stderr, "bahdanau-translate: %s\n", err.c_str());
-    std::fputs(o.json ? "{}\n" : "\n", stdout);
-    return false;
+  if (o.split && !tr.split_sentences(line, &pieces, &err)) return fail_line(o, err);
+  std::vector<bl::Translation> ts(pieces.size());
+  for (size_t i = 0; i < pieces.size(); i++) {
+    if (!tr.translate(pieces[i], o.params, &ts[i], &err))
+      return fail_line(o, o.split ? "sentence " + std::to_string(i + 1) + ": " + err : err);
   }
-  if (o.json)
-    print_json(to_json(t));
-  else
-    std::printf("%s\n", t.text.c_str());
-  if (o.heatmap && !t.tgt_tokens.empty())
-    std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
+  std::string text;
+  for (const bl::Translation& t : ts) text += (text.empty() || t.text.empty() ? "" : " ") + t.text;
+  if (!o.json) {
+    std::printf("%s\n", text.c_str());
+  } else if (!o.split) {
+    print_json(to_json(ts[0]));
+  } else {
+    nlohmann::json j = {{"sentences", nlohmann::json::array()}, {"text", text}};
+    for (const bl::Translation& t : ts) j["sentences"].push_back(to_json(t));
+    print_json(j);
+  }
+  for (const bl::Translation& t : ts)
+    if (o.heatmap && !t.tgt_tokens.empty())
+      std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
   std::fflush(stdout);
   return true;
 }
@@ -269,11 +295,7 @@ bool run_force(bl::Translator& tr, const Options& o, const std::string& source,
                const std::string& target) {
   bl::Alignment al;
   std::string err;
-  if (!tr.align(source, target, bl::AlignParams{}, &al, &err)) {
-    std::fprintf(stderr, "bahdanau-translate: %s\n", err.c_str());
-    std::fputs(o.json ? "{}\n" : "\n", stdout);
-    return false;
-  }
+  if (!tr.align(source, target, bl::AlignParams{}, &al, &err)) return fail_line(o, err);
   if (o.json) {
     print_json(to_json(al));
   } else {  // word/p pairs, then the whole target's log-probability

@@ -81,11 +81,17 @@ bool looks_like_name_or_number(std::string_view token) {
 namespace {
 
 // Spec steps 1-3 in one pass: drop controls, map spaces / apostrophes / quotes / hyphens,
-// compose Latin accents onto the character already emitted.
-void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out) {
+// compose Latin accents onto the character already emitted. origin, when given, gets for each
+// output code point the input code points it came from, [begin, end) (a composed one: its base
+// and its mark), so tokens can be traced back to the caller's text.
+void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out,
+               std::vector<std::pair<size_t, size_t>>* origin = nullptr) {
   out->clear();
   out->reserve(in.size());
-  for (uint32_t cp : in) {
+  if (origin) origin->clear();
+  for (size_t i = 0; i < in.size(); i++) {
+    const uint32_t cp = in[i];
+    const size_t before = out->size();
     if (cp > 0x20 && cp < 0x7F && cp != 0x60) {  // printable ASCII, except ` (an apostrophe)
       out->push_back(cp);
     } else if (in_set(tables::kSpaces, cp)) {
@@ -100,9 +106,11 @@ void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out) {
       out->push_back('-');
     } else if (uint32_t c = out->empty() ? 0 : compose(out->back(), cp)) {
       out->back() = c;
+      if (origin) origin->back().second = i + 1;
     } else {
       out->push_back(cp);
     }
+    if (origin && out->size() > before) origin->push_back({i, i + 1});
   }
 }
 
@@ -311,10 +319,17 @@ Tokenizer::Tokenizer(std::string lang, std::vector<std::string> names,
 
 bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens,
                          std::string* error) const {
+  return tokenize(text, tokens, nullptr, error);
+}
+
+bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens,
+                         std::vector<ByteRange>* ranges, std::string* error) const {
   tokens->clear();
+  if (ranges) ranges->clear();
   std::vector<uint32_t> cps, v;
+  std::vector<std::pair<size_t, size_t>> origin;
   if (!utf8_decode(text, &cps, error)) return false;
-  normalize(cps, &v);
+  normalize(cps, &v, ranges ? &origin : nullptr);
 
   std::vector<Span> spans;
   auto emit_word = [&](Span w) {
@@ -348,6 +363,12 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
 
   tokens->reserve(spans.size());
   for (const Span& s : spans) tokens->push_back(utf8_encode(&v[s.b], s.e - s.b));
+  if (ranges) {
+    std::vector<size_t> at(cps.size() + 1, 0);  // byte offset of each input code point
+    for (size_t i = 0; i < cps.size(); i++)
+      at[i + 1] = at[i] + (cps[i] < 0x80 ? 1 : cps[i] < 0x800 ? 2 : cps[i] < 0x10000 ? 3 : 4);
+    for (const Span& s : spans) ranges->push_back({at[origin[s.b].first], at[origin[s.e - 1].second]});
+  }
   return true;
 }
 
@@ -379,5 +400,7 @@ std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) const 
   }
   return out;
 }
+
+bool has_word_char(std::string_view token) { return str_has_word(token); }
 
 }  // namespace bl

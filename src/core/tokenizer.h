@@ -19,6 +19,9 @@ constexpr int kTokenizerSpecVersion = 2;
 // copyable). Bytes that do not decode count as neither.
 bool looks_like_name_or_number(std::string_view token);
 
+// True when token has a word character (spec step 4): a word, not punctuation or a symbol.
+bool has_word_char(std::string_view token);
+
 class Tokenizer {
  public:
   // lang is "en" or "fr". Any other value behaves like the reference does for it: no clitic
@@ -33,6 +36,14 @@ class Tokenizer {
   // invalid UTF-8; never throws on any input, and is linear in the input size.
   bool tokenize(std::string_view text, std::vector<std::string>* tokens,
                 std::string* error) const;
+  // The same, and where each token came from in text: byte offsets [begin, end) of the code
+  // points it was made of (a token rewritten by normalization or truecasing still points at
+  // what the user typed).
+  struct ByteRange {
+    size_t begin, end;
+  };
+  bool tokenize(std::string_view text, std::vector<std::string>* tokens,
+                std::vector<ByteRange>* ranges, std::string* error) const;
 
   // Joins tokens into display text. Tokens need not be valid UTF-8 (bytes that do not decode
   // are passed through untouched and count as non-word characters).

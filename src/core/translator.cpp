@@ -9,6 +9,7 @@
 #include "core/scoring_cost.h"
 #include "core/search.h"
 #include "core/self_attention.h"
+#include "core/sentences.h"
 #include "core/tokenizer.h"
 #include "core/translator_impl.h"
 
@@ -69,6 +70,15 @@ const ModelInfo& Translator::info() const { return impl_->info; }
 bool Translator::tokenize_source(std::string_view text, std::vector<std::string>* tokens,
                                  std::string* error) const {
   return impl_->src_tok->tokenize(text, tokens, error);
+}
+
+bool Translator::split_sentences(std::string_view text, std::vector<std::string>* sentences,
+                                 std::string* error) const {
+  sentences->clear();
+  std::vector<Tokenizer::ByteRange> ranges;
+  if (!bl::split_sentences(*impl_->src_tok, text, &ranges, error)) return false;
+  for (const auto& r : ranges) sentences->emplace_back(text.substr(r.begin, r.end - r.begin));
+  return true;
 }
 
 bool Translator::tokenize_target(std::string_view text, std::vector<std::string>* tokens,

@@ -185,6 +185,14 @@ class Translator {
     return o;
   }
 
+  val splitSentences(const std::string& text) const {
+    if (!tr_) return error_object("no model loaded");
+    std::vector<std::string> sentences;
+    std::string err;
+    if (!tr_->split_sentences(text, &sentences, &err)) return error_object(err);
+    return strings(sentences);
+  }
+
   // target: the target language's tokenizer (BLEU's tokens), else the source's.
   val tokenize(const std::string& text, bool target) const {
     if (!tr_) return error_object("no model loaded");
@@ -307,6 +315,7 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .function("scoringCost", &Translator::scoringCost)
       .function("selfAttention", &Translator::selfAttention)
       .function("tokenize", &Translator::tokenize)
+      .function("splitSentences", &Translator::splitSentences)
       .function("align", &Translator::align);
   emscripten::class_<Decoder>("Decoder")
       .constructor<const Translator&, const std::string&, int, int>()

@@ -142,6 +142,15 @@ export interface TranslateOptions {
   beam?: number;
   /** Cap on output tokens, 1 to MAX_LEN. */
   maxLen?: number;
+  /** Translate each sentence on its own (see ParagraphTranslation). */
+  splitSentences?: boolean;
+}
+
+/** translate(text, {splitSentences: true}): one result per sentence, as typed. */
+export interface ParagraphTranslation {
+  /** The sentences' translations joined with spaces. */
+  text: string;
+  sentences: Array<Translation & { source: string }>;
 }
 
 export interface StepsOptions {
@@ -164,7 +173,10 @@ export interface Translator {
     instantiateMs: number;
     loadMs: number;
   };
-  translate(text: string, options?: TranslateOptions | null): Translation;
+  translate(text: string, options?: (TranslateOptions & { splitSentences?: false }) | null): Translation;
+  translate(text: string, options: TranslateOptions & { splitSentences: true }): ParagraphTranslation;
+  /** text's sentences, each as typed: how splitSentences cuts a paragraph. */
+  splitSentences(text: string): string[];
   /** Greedy decoding one word at a time, yielding to the event loop between steps. */
   steps(text: string, options?: StepsOptions | null): StepIterator;
   /** Forced decoding of a given target translation. */

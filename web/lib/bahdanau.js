@@ -69,13 +69,40 @@ class Translator {
   }
 
   // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, timings, ...}
+  //
+  // splitSentences: true translates each sentence on its own (text longer than the model reads,
+  // a paragraph) and returns {text, sentences}: the translations joined with spaces, and one
+  // translate() result per sentence with its `source` text. A failing sentence throws, naming it.
   translate(text, options) {
     const native = this.#native('translate');
-    const { beam = 1, maxLen } = optionsArg(options, 'translate');
+    const { beam = 1, maxLen, splitSentences = false } = optionsArg(options, 'translate');
     const input = prepare(text, 'translate');
     checkInt('beam', beam, 1, MAX_BEAM);
-    const r = native.translate(input, beam, maxLenArg(maxLen));
-    if (r.error !== undefined) throw new Error(r.error);
+    const one = (source, where = '') => {
+      const r = native.translate(source, beam, maxLenArg(maxLen));
+      if (r.error !== undefined) throw new Error(`${where}${r.error}`);
+      return r;
+    };
+    if (splitSentences === false) return one(input);
+    if (splitSentences !== true) {
+      throw new TypeError(`splitSentences must be true or false, got ${describe(splitSentences)}`);
+    }
+    const sentences = this.#split(native, input).map((source, i) =>
+      ({ source, ...one(source, `sentence ${i + 1}: `) }));
+    return { text: sentences.map((s) => s.text).filter(Boolean).join(' '), sentences };
+  }
+
+  // The sentences of text, each as typed (the spaces between them left out), by the
+  // tokenizer's own sentence ends: how translate(text, {splitSentences: true}) and the page
+  // cut a paragraph. Text without a word has none.
+  splitSentences(text) {
+    const native = this.#native('splitSentences');
+    return this.#split(native, prepare(text, 'splitSentences'));
+  }
+
+  #split(native, input) {
+    const r = native.splitSentences(input);
+    if (!Array.isArray(r)) throw new Error(r.error);
     return r;
   }
 
