@@ -61,6 +61,12 @@ export class StepPanel {
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned',
         text: S.captionUnkBanned(tokenLabel(columns[attended(step.alpha)] ?? '')) }));
     }
+    // Where a word (not the end) puts most of its weight on </s>, say why: trained models do
+    // this often, above all for the first word, and it is the brightest cell of many matrices.
+    const peak = step.alpha?.length ? step.alpha.indexOf(Math.max(...step.alpha)) : -1;
+    if (!isEnd && step.word !== '</s>' && peak >= 0 && columns[peak] === '</s>') {
+      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'eos-note', text: S.captionEosPeak }));
+    }
     const grid = h('div', { class: 'bl-steps-grid' });
     if (!beam) {
       const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;

@@ -95,6 +95,8 @@ const en = {
     'Beam search keeps several hypotheses at once; the engine reports the winning hypothesis’ attention weights, but not its raw scores, context or candidates. Set the beam width to 1 to see all four steps.',
   captionUnk: (word) =>
     `The model chose ⟨unk⟩, a word outside its vocabulary; it is replaced by the source word with the largest weight: “${word}”.`,
+  captionEosPeak:
+    'Most of this word’s weight is on ⟨/s⟩, the end marker. The forward encoder has read the whole sentence when it gets there, so that annotation is a summary of it, and the model often looks there rather than at one word, most of all for the first French word.',
   captionUnkBanned: (word) =>
     `The model’s first choice was ⟨unk⟩, which would copy the English word “${word}” into the French. A lower-case English word is never right there, so the decoder takes its best real word instead.`,
   // The conditional GRU (Sennrich et al. 2017): the query is s′ᵢ, the state after reading yᵢ₋₁.
@@ -204,6 +206,8 @@ const zh = {
   captionBeam:
     '束搜索同时保留多个候选译文；引擎只给出最终胜出译文的注意力权重，不提供它的原始分数、上下文向量和候选词。把束宽设为 1，即可看到完整的四个步骤。',
   captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
+  captionEosPeak:
+    '这个词的大部分权重落在 ⟨/s⟩（句末标记）上。正向编码器读到句末时已读完整句，所以那里的注释向量是整句的概括；模型常常看向那里，而不是某一个词，第一个法语词尤其如此。',
   captionUnkBanned: (word) =>
     `模型的首选是 ⟨unk⟩，这会把英文词“${word}”原样抄进法语译文。小写的英文词放在那里从来都不对，所以解码器改选它最有把握的真实词。`,
   captionScoreCgru: {
