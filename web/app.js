@@ -31,7 +31,7 @@ let sentence = null; // {text, beam, sourceTokens, result, msPerWord, pieces}
 let pendingStep = params.step; // from a permalink: stop there once decoded
 let pendingForce = params.force; // from a permalink: align this French once decoded
 let queued = Boolean(params.text); // translate as soon as the model is ready
-let lastPanelStep = null;
+let lastPanelStep; // the step the panel shows; undefined forces a redraw (empty state too)
 let hover = null; // {row, col}
 
 const player = new Player({ onChange: () => render() });
@@ -145,7 +145,7 @@ async function translate() {
   const mine = sentence;
   force.clear();
   force.setAvailable(false);
-  lastPanelStep = null;
+  lastPanelStep = undefined;
   hover = null;
   matrix.reset([]);
   renderSource();
@@ -208,7 +208,7 @@ function showForced(result, french) {
 function replaceRows(steps, rowPieces) {
   if (!sentence || !steps) return;
   sentence.pieces = rowPieces;
-  lastPanelStep = null;
+  lastPanelStep = undefined;
   hover = null;
   player.reset({ play: pendingStep === null });
   for (const st of steps) player.push(st);
@@ -392,7 +392,11 @@ function setLanguage(next) {
 
 function currentSvg() {
   const rows = shownRows();
-  const out = rows.map((r) => r.word).join(' ');
+  // The words shown so far as the output line shows them (detokenized: "J'ai un"), not tokens.
+  const out = rows.map((r, i) => {
+    const piece = sentence.pieces?.[i] ?? { sep: ' ', text: r.word };
+    return (i ? piece.sep : '') + piece.text;
+  }).join('');
   const whole = shownText();
   return matrixSvg({
     columns: sentence.sourceTokens,

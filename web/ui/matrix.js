@@ -93,7 +93,8 @@ export class AttentionMatrix {
           h(
             'span',
             { class: 'bl-col', role: 'columnheader', 'data-col': j },
-            h('span', { class: 'bl-col-text', text: tokenLabel(tok) }),
+            // One or two letters stay upright: a rotated "I" reads as a dash.
+            h('span', { class: `bl-col-text${[...tokenLabel(tok)].length <= 2 ? ' is-short' : ''}`, text: tokenLabel(tok) }),
           ),
         ),
       ),

@@ -1,0 +1,82 @@
+// What a first visit tripped over on index.html (issue: "The page as a student meets it"):
+// a failed translation's error box, the step panel after it, the error text when the box is
+// empty, the partial export's caption, and one-letter column headers.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { launch, pageModel, setSpeed, waitDone, waitReady } from './helpers.mjs';
+
+const T = { timeout: 120_000 };
+let browser;
+let model;
+
+before(async () => {
+  model = pageModel();
+  browser = await launch();
+}, { timeout: 90_000 });
+
+after(() => browser?.close());
+
+async function open(query = '') {
+  const page = await browser.newPage();
+  await page.goto(`${browser.url}?model=${model.name}${query}`);
+  return page;
+}
+
+test('a failed translation: a clean error box, and an empty step panel', T, async () => {
+  const page = await open();
+  await waitReady(page);
+  await setSpeed(page, 4);
+  await page.fill('[data-role="source-input"]', 'I have a black cat.');
+  await page.press('[data-role="source-input"]', 'Enter');
+  await waitDone(page);
+  assert.notEqual(await page.getAttribute('[data-role="step-panel"]', 'data-step'), '');
+
+  const long = Array(12).fill('The black cat is sleeping on the red sofa.').join(' ');
+  await page.fill('[data-role="source-input"]', long);
+  await page.press('[data-role="source-input"]', 'Enter');
+  await page.waitForSelector('[data-role="error"]:not([hidden])');
+  const box = await page.textContent('[data-role="error"]');
+  assert.doesNotMatch(box, /null|undefined/);
+  assert.match(box, /reads at most 100/);
+  assert.match(box, /still in the box/);
+  assert.equal(await page.inputValue('[data-role="source-input"]'), long, 'nothing typed is lost');
+  // The previous sentence's last step is gone with its matrix.
+  assert.equal(await page.getAttribute('[data-role="step-panel"]', 'data-step'), '');
+  assert.equal(await page.$$eval('[data-role="matrix"] > [data-row]', (r) => r.length), 0);
+  await page.close();
+});
+
+test('a model that fails to load does not say the (empty) box kept your text', T, async () => {
+  const page = await browser.newPage();
+  await page.route('**/*.safetensors', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${browser.url}?model=${model.name}`);
+  await page.waitForSelector('[data-role="error"]:not([hidden])');
+  const box = await page.textContent('[data-role="error"]');
+  assert.doesNotMatch(box, /still in the box|null/);
+  await page.close();
+});
+
+test('a partial export is captioned with the words as the page shows them', T, async () => {
+  const page = await open(`&text=${encodeURIComponent('I have a black cat.')}`);
+  await waitReady(page);
+  await setSpeed(page, 4);
+  await waitDone(page);
+  const whole = await page.textContent('[data-role="output"]');
+  assert.match(whole, /^J'ai /, 'this model writes "J\'ai" here (else pick another sentence)');
+  await page.click('[data-role="first"]');
+  await page.click('[data-role="step-forward"]');
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-role="export-svg"]')]);
+  const text = readFileSync(await svg.path(), 'utf8');
+  const shown = await page.textContent('[data-role="output"]');
+  assert.ok(text.includes(`→ ${shown} …`), `caption has "→ ${shown} …"`);
+  assert.doesNotMatch(text, /→ j' ai/);
+
+  // A one-letter column ("I") stands upright; longer ones are rotated.
+  const modes = await page.$$eval('[data-role="matrix"] .bl-col-text', (els) =>
+    els.map((e) => [e.textContent, getComputedStyle(e).writingMode]));
+  assert.deepEqual(modes.find(([t]) => t === 'I'), ['I', 'horizontal-tb']);
+  assert.deepEqual(modes.find(([t]) => t === 'black'), ['black', 'vertical-rl']);
+  await page.close();
+});
