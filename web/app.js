@@ -7,6 +7,7 @@ import { EXAMPLES } from './app/examples.js';
 import { ForceMode } from './app/force.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { applyStrings } from './app/i18n.js';
+import { inputCheck } from './app/input-check.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
@@ -145,6 +146,7 @@ async function translate() {
   const mine = sentence;
   force.clear();
   force.setAvailable(false);
+  renderInputNote();
   lastPanelStep = undefined;
   hover = null;
   matrix.reset([]);
@@ -166,6 +168,7 @@ async function translate() {
     mine.result = result;
     mine.msPerWord = msPerWord;
     mine.pieces = pieces(result.targetTokens, result.text);
+    renderInputNote();
     if (beam > 1) {
       // Beam search reports its winner's attention rows, nothing per step: replay those.
       result.targetTokens.forEach((word, index) =>
@@ -346,6 +349,15 @@ function renderStatus() {
   el.dataset.variant = eng.variant;
 }
 
+// "This model reads English: 3 of 3 words are unknown to it", when the input does not look
+// like English (app/input-check.js); the translation and its matrix still show.
+function renderInputNote() {
+  const r = sentence?.result;
+  const check = r ? inputCheck(sentence.text, r.sourceTokens, r.sourceIds) : null;
+  $('input-note').hidden = !check;
+  $('input-note').textContent = check ? S.notEnglish(check.unknown, check.words) : '';
+}
+
 function bytes(n) {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} kB`;
 }
@@ -385,6 +397,7 @@ function setLanguage(next) {
   force.setStrings(S);
   renderControls();
   renderStatus();
+  renderInputNote();
   renderHypotheses();
 }
 

@@ -80,3 +80,26 @@ test('a partial export is captioned with the words as the page shows them', T, a
   assert.deepEqual(modes.find(([t]) => t === 'black'), ['black', 'vertical-rl']);
   await page.close();
 });
+
+test('input that is not English says so next to the result, in both languages', T, async () => {
+  const page = await open(`&text=${encodeURIComponent('我爱你')}`);
+  await waitReady(page);
+  await setSpeed(page, 4);
+  await waitDone(page);
+  const note = page.locator('[data-role="input-note"]');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /This model reads English: 1 of 1 word is unknown to it/);
+  assert.ok((await page.$$('[data-role="matrix"] > [data-row]')).length > 0, 'the matrix still shows');
+  await page.click('[data-role="lang"]');
+  assert.match(await note.textContent(), /这个模型只读英文：1 个词中有 1 个它不认识/);
+  await page.click('[data-role="lang"]');
+
+  for (const [text, shown] of [['Zorglub blorp fnarg quux.', true], ['The black cat is sleeping.', false],
+    ['Tom met Zanzibar.', false]]) {
+    await page.fill('[data-role="source-input"]', text);
+    await page.press('[data-role="source-input"]', 'Enter');
+    await waitDone(page);
+    assert.equal(await note.isVisible(), shown, text);
+  }
+  await page.close();
+});

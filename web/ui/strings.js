@@ -95,6 +95,8 @@ const en = {
     'Beam search keeps several hypotheses at once; the engine reports the winning hypothesis’ attention weights, but not its raw scores, context or candidates. Set the beam width to 1 to see all four steps.',
   captionUnk: (word) =>
     `The model chose ⟨unk⟩, a word outside its vocabulary; it is replaced by the source word with the largest weight: “${word}”.`,
+  notEnglish: (unknown, words) =>
+    `This model reads English: ${unknown} of ${words} ${words === 1 ? 'word is' : 'words are'} unknown to it, so the translation below is a guess.`,
   captionEosPeak:
     'Most of this word’s weight is on ⟨/s⟩, the end marker. The forward encoder has read the whole sentence when it gets there, so that annotation is a summary of it, and the model often looks there rather than at one word, most of all for the first French word.',
   captionUnkBanned: (word) =>
@@ -206,6 +208,7 @@ const zh = {
   captionBeam:
     '束搜索同时保留多个候选译文；引擎只给出最终胜出译文的注意力权重，不提供它的原始分数、上下文向量和候选词。把束宽设为 1，即可看到完整的四个步骤。',
   captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
+  notEnglish: (unknown, words) => `这个模型只读英文：${words} 个词中有 ${unknown} 个它不认识，所以下面的译文只是猜测。`,
   captionEosPeak:
     '这个词的大部分权重落在 ⟨/s⟩（句末标记）上。正向编码器读到句末时已读完整句，所以那里的注释向量是整句的概括；模型常常看向那里，而不是某一个词，第一个法语词尤其如此。',
   captionUnkBanned: (word) =>

@@ -1,0 +1,31 @@
+// Is this English? A model that reads English still translates "我爱你" (into "我爱你 我爱你
+// 我爱你."), so the page says what it saw next to the result instead of refusing: the matrix
+// stays, and so does the honest reason it looks wrong.
+
+const UNK_ID = 1;
+const LETTER = /\p{L}/u;
+// Latin letters: Basic Latin, Latin-1, Latin Extended A/B and Additional (the scripts a model
+// trained on English and French can read at all).
+const LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/u;
+
+// sourceTokens without '</s>', and their ids -> {words, unknown, nonLatin} or null when the
+// input looks like English: most letters are Latin and at most half the words are known.
+export function inputCheck(text, sourceTokens, sourceIds) {
+  let latin = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (!LETTER.test(ch)) continue;
+    if (LATIN.test(ch)) latin++;
+    else other++;
+  }
+  let words = 0;
+  let unknown = 0;
+  sourceTokens.forEach((tok, i) => {
+    if (tok === '</s>' || !/[\p{L}\p{N}]/u.test(tok)) return;
+    words++;
+    if (sourceIds[i] === UNK_ID) unknown++;
+  });
+  const notLatin = other > latin;
+  const mostlyUnknown = words >= 2 && unknown * 2 > words;
+  return notLatin || mostlyUnknown ? { words, unknown, notLatin } : null;
+}
