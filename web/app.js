@@ -454,11 +454,21 @@ async function copyLink() {
 
 // ---- events ------------------------------------------------------------------------------
 
+// On a phone the result card starts below the fold, so a tap on Translate or an example seemed
+// to do nothing: bring the card's top into view (smoothly, unless reduced motion is asked for).
+function revealResult() {
+  const card = document.querySelector('.result-card');
+  if (!card || card.getBoundingClientRect().top < window.innerHeight * 0.7) return;
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  card.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+}
+
 function wire() {
   $('form').addEventListener('submit', (e) => {
     e.preventDefault();
     pendingStep = null;
     translate();
+    revealResult();
   });
   input.addEventListener('keydown', (e) => {
     // Enter translates; Shift+Enter is a new line; an IME composing Chinese keeps its Enter.

@@ -103,3 +103,17 @@ test('input that is not English says so next to the result, in both languages', 
   }
   await page.close();
 });
+
+test('on a phone, an example chip brings the result into view', T, async () => {
+  for (const reducedMotion of ['reduce', 'no-preference']) {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, reducedMotion });
+    await page.goto(`${browser.url}?model=${model.name}`);
+    await waitReady(page);
+    const top = () => page.$eval('.result-card', (el) => el.getBoundingClientRect().top);
+    assert.ok(await top() > 844 * 0.7, 'the result card starts below the fold (else this test tests nothing)');
+    await page.click('[data-role="examples"] .chip');
+    await page.waitForFunction(() => document.querySelector('.result-card').getBoundingClientRect().top < 100);
+    assert.ok(await top() >= -1, 'the card top is in view, not scrolled past');
+    await page.close();
+  }
+});
