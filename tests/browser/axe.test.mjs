@@ -1,0 +1,44 @@
+// axe-core on every page of the site, in English and in Chinese, once decoding is done:
+// index.html, compare.html, embed-docs.html and the iframe route embed.html.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { ROOT, launch, pageModel } from './helpers.mjs';
+
+const AXE = readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+let browser;
+let model;
+
+before(async () => {
+  model = pageModel();
+  browser = await launch();
+}, { timeout: 90_000 });
+
+after(() => browser?.close());
+
+const text = encodeURIComponent('The black cat is sleeping.');
+const PAGES = [
+  ['index.html', (lang) => `?model=${model.name}&text=${text}&lang=${lang}`, '[data-role="app"][data-state="done"]'],
+  ['compare.html', (lang) => `?text=${text}&lang=${lang}`, '[data-role="app"][data-state="done"]'],
+  ['embed.html', (lang) => `?model=${model.name}&text=${text}&lang=${lang}&speed=4`, 'attention-translator[data-state="done"]'],
+  ['embed-docs.html', () => '', 'attention-translator'],
+];
+
+for (const [file, query, ready] of PAGES) {
+  for (const lang of ['en', 'zh']) {
+    test(`${file} (${lang}): axe finds nothing`, { timeout: 120_000 }, async () => {
+      const page = await browser.newPage();
+      await page.goto(`${browser.url}${file}${query(lang)}`);
+      await page.waitForSelector(ready, { timeout: 90_000 });
+      await page.waitForFunction(() => document.getAnimations().length === 0);
+      // (axe applies inline styles, which the pages' CSP refuses and logs: not the page's.)
+      await page.evaluate(AXE);
+      const violations = await page.evaluate(async () =>
+        (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+  }
+}
