@@ -36,7 +36,7 @@ for (const name of SETTABLE) {
     el.setAttribute(name, v.slice(0, 2000));
   }
 }
-document.body.append(el);
+(document.querySelector('main') ?? document.body).append(el);
 
 const parentWindow = window.parent !== window ? window.parent : null;
 const post = (msg) => parentWindow?.postMessage(msg, '*'); // nothing secret: a height, a state
