@@ -117,3 +117,35 @@ test('on a phone, an example chip brings the result into view', T, async () => {
     await page.close();
   }
 });
+
+test('on a phone, the lines fit the width, and a matrix too wide for it shows an edge cue', T, async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const six = 'I would like to visit my old friends in the north of France next summer.';
+  await page.goto(`${browser.url}?model=${model.name}&text=${encodeURIComponent(six)}`);
+  await waitReady(page);
+  await setSpeed(page, 4);
+  await waitDone(page);
+  const matrix = await page.$eval('.bl-matrix-scroll', (el) =>
+    ({ overflow: el.dataset.overflow, wider: el.scrollWidth > el.clientWidth + 1 }));
+  assert.equal(matrix.overflow, matrix.wider ? 'right' : '', 'the cue says exactly whether there is more');
+  assert.ok(matrix.wider, 'this sentence is wider than a phone (else pick a longer one)');
+  await page.$eval('.bl-matrix-scroll', (el) => { el.scrollLeft = el.scrollWidth; });
+  await page.waitForFunction(() => document.querySelector('.bl-matrix-scroll').dataset.overflow === 'left');
+
+  // A sentence of six or seven words a side fits once drawn a little smaller.
+  await page.fill('[data-role="source-input"]', 'My brother reads a book in the garden.');
+  await page.press('[data-role="source-input"]', 'Enter');
+  await waitDone(page);
+  await page.click('[data-role="view-lines"]');
+  const lines = await page.$eval('[data-role="lines-root"]', (el) => ({
+    scroll: el.scrollWidth - el.clientWidth,
+    words: [...el.querySelectorAll('text')].filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.right <= el.getBoundingClientRect().right + 1;
+    }).length,
+    all: el.querySelectorAll('text').length,
+  }));
+  assert.ok(lines.scroll <= 1, `the lines fit the width (${lines.scroll} px to scroll)`);
+  assert.equal(lines.words, lines.all, 'every word of both sentences is in view');
+  await page.close();
+});

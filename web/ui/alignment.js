@@ -4,6 +4,7 @@
 // colour. Built inside the given container only (Shadow-DOM friendly).
 
 import { clear, fmt, s, textWidth as measure, tokenLabel } from './dom.js';
+import { watchOverflow } from './overflow-cue.js';
 
 const FONT_PX = 15;
 const GAP = 14; // between words
@@ -14,6 +15,9 @@ const MIN_WEIGHT = 0.02; // below this a line would be noise
 // Words left to right, centred; spare width is shared out as extra gaps (up to MAX_GAP), so a
 // short sentence spreads across the view instead of huddling in the middle.
 const MAX_GAP = 72;
+// Sentences wider than the view are drawn smaller, down to this scale (15 px text at 0.6 is
+// 9 px: still legible on a phone); beyond it the view scrolls, with the edge cue.
+const MIN_FIT = 0.6;
 
 function layout(tokens, font, width) {
   const widths = tokens.map((t) => Math.ceil(measure(tokenLabel(t), font)) + 8);
@@ -45,6 +49,7 @@ export class AlignmentView {
     clear(container).classList.add('bl-align-root');
     this.#svg = s('svg', { class: 'bl-align', 'data-role': 'alignment', role: 'img' });
     container.append(this.#svg);
+    watchOverflow(container); // the container scrolls when even the smallest fit is too wide
     this.#svg.addEventListener('pointerover', (e) => {
       const target = e.target.closest?.('[data-cell]');
       if (!target) return;
@@ -71,15 +76,17 @@ export class AlignmentView {
     const words = rows.map((r) => r.word);
     const natural = (toks) =>
       toks.reduce((a, t) => a + Math.ceil(measure(tokenLabel(t), font)) + 8 + GAP, 0);
-    const width = Math.max(this.#root.clientWidth || 320, natural(columns) + 2 * PAD, natural(words) + 2 * PAD);
+    const avail = this.#root.clientWidth || 320;
+    const width = Math.max(avail, natural(columns) + 2 * PAD, natural(words) + 2 * PAD);
+    const scale = avail / width >= MIN_FIT ? avail / width : 1;
     const height = PAD * 2 + FONT_PX * 2 + ROW_GAP + 12;
     const top = layout(columns, font, width);
     const bottom = layout(words, font, width);
     const yTop = PAD + FONT_PX + 4;
     const yBottom = yTop + ROW_GAP;
     this.#svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    this.#svg.setAttribute('width', String(width));
-    this.#svg.setAttribute('height', String(height));
+    this.#svg.setAttribute('width', String(Math.floor(width * scale)));
+    this.#svg.setAttribute('height', String(Math.ceil(height * scale)));
 
     const lines = s('g', { class: 'bl-align-lines' });
     rows.forEach((r, i) => {

@@ -8,6 +8,7 @@
 
 import { clear, fmt, h, tokenLabel } from './dom.js';
 import { inkOn, viridis } from './colormap.js';
+import { watchOverflow } from './overflow-cue.js';
 
 let nextId = 0;
 
@@ -57,13 +58,15 @@ export class AttentionMatrix {
     this.#table = h('table'); // visually hidden through its wrapper: tables ignore width: 1px
     this.#tbody = h('tbody');
     clear(container).classList.add('bl-matrix-root');
+    const scroller = h('div', { class: 'bl-matrix-scroll' }, this.#grid);
     container.append(
-      h('div', { class: 'bl-matrix-scroll' }, this.#grid),
+      scroller,
       this.#tooltip,
       this.#desc,
       h('div', { class: 'bl-sr-only' }, this.#table),
     );
     this.reset([]);
+    watchOverflow(scroller);
   }
 
   setStrings(strings) {
