@@ -102,15 +102,26 @@ struct ScoringCostParams {
   double min_batch_ms = 2;  // each batch repeats the call until this much time has passed,
                             // so coarse clocks (browsers round performance.now()) still resolve
   int batches = 5;          // the median of these is reported; 1..100, and
-                            // min_batch_ms * batches <= 1000 (a call lasts about 3x that)
+                            // min_batch_ms * batches <= 1000 (see scoring_cost_bound_ms)
 };
+
+// How long a scoring_cost call blocks at most, in ms: 4 * (batches + 1) * min_batch_ms (4.4 s
+// for the largest params allowed), on a steady clock. Its three timings (step, scores, keys)
+// must end by one, two and three thirds of it: a timing starts a batch only if the batch before
+// it would still fit, so on a slow or busy machine it times fewer batches instead of taking
+// longer; only a batch much slower than the one before it, or one more batch when the engine
+// sped up at the very end, can overrun it. Encoding the sentence comes on top (about 1 ms), and
+// so does compiling the kernels on an engine's first call.
+constexpr double scoring_cost_bound_ms(const ScoringCostParams& p) {
+  return 4 * (p.batches + 1) * p.min_batch_ms;
+}
 
 struct ScoringCost {
   int n = 0;             // source positions, </s> included
   double step_us = 0;    // one decoder step's scoring: q = W s_{i-1}, then e_i1..e_in
   double score_us = 0;   // the n scores alone (q given)
   double keys_us = 0;    // U h_j for all j: paid once per sentence, at encoding
-  int batches = 0;
+  int batches = 0;       // timed for step_us: params.batches, or fewer if time ran out
   long calls_per_batch = 0;  // of the step_us measurement
 };
 

@@ -3,6 +3,7 @@
 // PyTorch in golden_test.cpp). Here: shapes, argument checks and errors.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -36,7 +37,8 @@ TEST(ScoringCost, CoversEverySourcePositionForBothScorings) {
     std::string err;
     ASSERT_TRUE(tr->scoring_cost("The black cat is sleeping.", quick(), &c, &err)) << err;
     EXPECT_EQ(c.n, 7);  // 6 tokens and </s>
-    EXPECT_EQ(c.batches, 3);
+    EXPECT_GE(c.batches, 1);  // all 3, or fewer if the time ran out on a busy machine
+    EXPECT_LE(c.batches, 3);
     EXPECT_GT(c.step_us, 0);
     EXPECT_GT(c.score_us, 0);
     EXPECT_GT(c.keys_us, 0);
@@ -67,6 +69,30 @@ TEST(ScoringCost, EmptyTextCostsNothingAndBadInputIsRefused) {
     err.clear();
     EXPECT_FALSE(tr->scoring_cost("cat", p, &c, &err)) << ms << " " << batches;
     EXPECT_NE(err.find("min_batch_ms"), std::string::npos) << err;
+  }
+}
+
+// The stated bound holds whatever the machine (this suite also runs under ASan, where every
+// call is several times slower): twice it fails.
+TEST(ScoringCost, ReturnsWithinItsStatedBound) {
+  auto tr = load("tiny-additive-f32.safetensors");
+  std::string text;
+  for (int i = 0; i < 15; i++) text += "the black cat sleeps ";  // 60 tokens
+  for (auto [ms, batches] : {std::pair{20.0, 3}, {50.0, 1}}) {
+    bl::ScoringCostParams p;
+    p.min_batch_ms = ms;
+    p.batches = batches;
+    EXPECT_DOUBLE_EQ(bl::scoring_cost_bound_ms(p), 4 * (batches + 1) * ms);
+    bl::ScoringCost c;
+    std::string err;
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(tr->scoring_cost(text, p, &c, &err)) << err;
+    const double took =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(c.n, 61);
+    EXPECT_LE(took, 2 * bl::scoring_cost_bound_ms(p)) << ms << " ms x " << batches;
+    EXPECT_GE(c.batches, 1);
+    EXPECT_LE(c.batches, batches);
   }
 }
 

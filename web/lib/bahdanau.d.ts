@@ -126,6 +126,7 @@ export interface ScoringCost {
   stepUs: number;
   scoreUs: number;
   keysUs: number;
+  /** Batches timed for stepUs: as many as asked, or fewer if the time bound came first. */
   batches: number;
   callsPerBatch: number;
 }
@@ -181,7 +182,10 @@ export interface Translator {
   steps(text: string, options?: StepsOptions | null): StepIterator;
   /** Forced decoding of a given target translation. */
   align(source: string, target: string, options?: { topK?: number } | null): Alignment;
-  /** Times attention's scoring on this sentence (throws for a model without attention). */
+  /**
+   * Times attention's scoring on this sentence (throws for a model without attention). Blocks
+   * for at most 4 * (batches + 1) * minBatchMs ms.
+   */
   scoringCost(text: string, options?: { minBatchMs?: number; batches?: number } | null): ScoringCost;
   /** Scaled-dot models only: the source attending to itself. */
   selfAttention(text: string): SelfAttention;

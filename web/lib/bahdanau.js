@@ -190,8 +190,11 @@ class Translator {
   // on its annotations: {n, stepUs, scoreUs, keysUs, batches, callsPerBatch}. stepUs is one
   // decoder step's scoring (q = W s_{i-1}, or W s'_i for a cgru model, then the n scores e_ij), scoreUs the n scores alone,
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
-  // minBatchMs. It blocks for about 3 * batches * minBatchMs ms, so that product is capped at
-  // 1000. Empty text: n 0, all 0. A model without attention has no scoring to time: it throws.
+  // minBatchMs. It blocks for at most 4 * (batches + 1) * minBatchMs ms (bl::scoring_cost_bound_ms
+  // in src/bahdanau.h), measured on a monotonic clock: on a slow or busy machine it times fewer
+  // batches instead (the result's `batches` says how many), and only a batch far slower than the
+  // one before it can overrun. minBatchMs * batches is capped at 1000, so 4.4 s at most.
+  // Empty text: n 0, all 0. A model without attention has no scoring to time: it throws.
   scoringCost(text, options) {
     const native = this.#native('scoringCost');
     const { minBatchMs = 2, batches = 5 } = optionsArg(options, 'scoringCost');
@@ -201,7 +204,7 @@ class Translator {
     }
     checkInt('batches', batches, 1, 100);
     if (minBatchMs * batches > 1000) {
-      throw new RangeError(`minBatchMs * batches must be at most 1000 (one call takes about 3x that), got ${minBatchMs * batches}`);
+      throw new RangeError(`minBatchMs * batches must be at most 1000 (one call takes up to 4 * (batches + 1) * minBatchMs ms), got ${minBatchMs * batches}`);
     }
     const r = native.scoringCost(input, minBatchMs, batches);
     if (r.error !== undefined) throw new Error(r.error);
