@@ -49,30 +49,16 @@ void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
   }
 }
 
-// i32 lanes holding small integers (|v| < 2^22) to f32, exactly: v + bits(1.5 * 2^23) is the
-// float 1.5 * 2^23 + v, and subtracting 1.5 * 2^23 leaves v. Used instead of
-// wasm_f32x4_convert_i32x4 because LLVM 14 (Emscripten 3.1.6) folds convert(extend(i16x8)) into
-// an i16 -> f32 conversion it cannot select, and scalarises it into 8 extract/replace lanes per
-// vector; this form has no conversion to fold.
-static inline v128_t small_i32_to_f32(v128_t v) {
-  const v128_t magic = wasm_f32x4_splat(12582912.0f);
-  return wasm_f32x4_sub(wasm_i32x4_add(v, magic), magic);
-}
-
-// acc + float(w) * x for 16 int8 weights: widen i8x16 -> 2 x i16x8 -> 4 x i32x4 -> 4 x f32x4.
+// acc + float(w) * x for 16 int8 weights, widened exactly by bl_widen_i8x16_f32.
 // x stays f32 (only the weights are quantized), so the result matches the f32 gemv on
 // dequantized weights to rounding; the per-row scale is applied once, after the sum.
 static inline v128_t dot16(v128_t acc, v128_t w, const v128_t x[4]) {
-  const v128_t lo = wasm_i16x8_extend_low_i8x16(w);
-  const v128_t hi = wasm_i16x8_extend_high_i8x16(w);
-  const v128_t w0 = small_i32_to_f32(wasm_i32x4_extend_low_i16x8(lo));
-  const v128_t w1 = small_i32_to_f32(wasm_i32x4_extend_high_i16x8(lo));
-  const v128_t w2 = small_i32_to_f32(wasm_i32x4_extend_low_i16x8(hi));
-  const v128_t w3 = small_i32_to_f32(wasm_i32x4_extend_high_i16x8(hi));
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w0, x[0]));
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w1, x[1]));
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w2, x[2]));
-  return wasm_f32x4_add(acc, wasm_f32x4_mul(w3, x[3]));
+  v128_t wf[4];
+  bl_widen_i8x16_f32(w, wf);
+  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[0], x[0]));
+  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[1], x[1]));
+  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[2], x[2]));
+  return wasm_f32x4_add(acc, wasm_f32x4_mul(wf[3], x[3]));
 }
 
 static inline void load_x16(const float* x, v128_t vx[4]) {

@@ -38,6 +38,19 @@ struct Kernels {
   // Elementwise; y may equal x. Within 1e-6 relative of libm (tanhf/expf) on [-30, 30].
   void (*sigmoid)(size_t n, const float* x, float* y);
   void (*tanh)(size_t n, const float* x, float* y);
+
+  // Batched decoding (gemm-*.cpp): the same product for B vectors at once, stored as rows of X
+  // and Y (vector b at X + b*ldx, its result at Y + b*ldy):
+  //   Y[b*ldy + r] = bias[r] + sum_k W[r*ld + k] * X[b*ldx + k],   r < rows, b < B
+  // Every Y[b*ldy + r] is bit-identical to what this table's gemv computes for row r and
+  // vector b (same accumulation order, tails included), so a batch decodes exactly the numbers
+  // of one-at-a-time decoding on each engine and gives identical tokens. What batching buys is
+  // memory traffic: each block of 4 rows of W is read from memory once for all B vectors.
+  void (*gemm_f32)(size_t rows, size_t cols, const float* W, size_t ld, size_t B, const float* X,
+                   size_t ldx, const float* bias, float* Y, size_t ldy);
+  // Y[b*ldy + r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * X[b*ldx + k]   (gemv_i8's)
+  void (*gemm_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
+                  size_t B, const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
 };
 
 const Kernels& scalar_kernels();

@@ -17,6 +17,8 @@ const Kernels& scalar_kernels() {
       bl_f32_log_softmax__scalar,
       bl_f32_sigmoid__scalar,
       bl_f32_tanh__scalar,
+      bl_f32_gemm__scalar,
+      bl_qs8_gemm__scalar,
   };
   return k;
 }
@@ -35,6 +37,8 @@ const Kernels& simd_kernels() {
       bl_f32_log_softmax__wasmsimd,
       bl_f32_sigmoid__wasmsimd,
       bl_f32_tanh__wasmsimd,
+      bl_f32_gemm__wasmsimd,
+      bl_qs8_gemm__wasmsimd,
   };
   return k;
 }
