@@ -146,6 +146,17 @@ class Translator {
   // source tokens than max_src_len, gives false and a message.
   bool translate(std::string_view text, const TranslateParams& params, Translation* out,
                  std::string* error);
+  // translate() for each of texts (src/core/translate_batch.cpp): (*out)[i] and (*errors)[i]
+  // ("" on success) are exactly what translate(texts[i]) gives (same tokens, attention rows and
+  // probabilities on every engine; timings aside). A text that fails gets its message and an
+  // empty Translation, and the others still translate; true when every text did. Greedy
+  // (beam 1) decodes the sentences together: the GRUs, attention's query, the readout and the
+  // output projection run as matrix products that read each weight once per step for the whole
+  // batch, and a sentence leaves the batch at </s> or its length limit. encode_ms is each
+  // sentence's own, decode_ms the time it spent in the batch. beam > 1 is decoded one sentence
+  // at a time with translate()'s beam search: batched beam search is not implemented.
+  bool translate_batch(const std::vector<std::string>& texts, const TranslateParams& params,
+                       std::vector<Translation>* out, std::vector<std::string>* errors);
   // Greedy step-by-step decoding of text; nullptr and a message on error. The Decoder reads
   // this Translator's weights: it must not outlive it.
   std::unique_ptr<Decoder> start(std::string_view text, const TranslateParams& params,

@@ -47,6 +47,12 @@ void Model::gru(const Gru& g, const float* gi, const float* h_prev, float* h_out
   fit(rs.gh, 3 * H);
   float* gh = rs.gh.data();
   gemv(g.W_hh, h_prev, g.b_hh.data(), gh);  // W_h* h + b_h*, gates r, z, n
+  gru_gates(H, gi, gh, h_prev, h_out);
+}
+
+// The rest of gru() once gh = W_h* h + b_h* is known; step_batch shares it.
+void Model::gru_gates(size_t H, const float* gi, const float* gh, const float* h_prev,
+                      float* h_out) const {
   fit(rs.rz, 2 * H);
   float* rz = rs.rz.data();
   for (size_t k = 0; k < 2 * H; k++) rz[k] = gi[k] + gh[k];

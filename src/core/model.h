@@ -37,6 +37,12 @@ class Model {
   // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
   // Attention's query is s_{i-1} (Config::decoder Paper) or s'_i = GRU1(E y_{i-1}, s_{i-1}) (CGru).
   void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
+  // B steps at once (model_batch.cpp), hypotheses of different sentences: a[b], y_prev[b] and
+  // s_prev[b*D .. b*D + D) to out[b]. out[b] is bit for bit what step(*a[b], y_prev[b],
+  // s_prev + b*D, &out[b]) writes: the weight products run as GEMMs (kernels.h), which read
+  // each matrix once per step for the whole batch and equal gemv exactly.
+  void step_batch(size_t B, const Annotations* const* a, const int* y_prev, const float* s_prev,
+                  StepState* out) const;
 
   // The two halves of attention's scoring, public so they can be timed and reused on their own:
   // keys_j = U h_j for n annotations (once per sentence, in encode), and the n scores e_ij
@@ -54,6 +60,14 @@ class Model {
   void embed(const Matrix& table, int id, float* out) const;
   // h = GRU(x, h_prev) with the input half (W_ih x + b_ih) already computed in gi.
   void gru(const Gru& g, const float* gi, const float* h_prev, float* h_out) const;
+  // gru() once gh = W_h* h_prev + b_h* is known (step_batch computes gh for B rows at once).
+  void gru_gates(size_t H, const float* gi, const float* gh, const float* h_prev,
+                 float* h_out) const;
+  // The same for B rows: Y[b*ldy ..] = W X[b*ldx ..] + bias; gru() for rows of gi, h_prev, h_out.
+  void gemm(const Matrix& W, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
+            size_t ldy) const;
+  void gru_batch(const Gru& g, size_t B, const float* gi, const float* h_prev,
+                 float* h_out) const;
 
   const Config& cfg_;
   const Weights& w_;

@@ -45,6 +45,11 @@ bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& cop
 std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp) {
   m.step(a, hyp->ids.empty() ? kBos : hyp->ids.back(), s->data(), st);
+  return greedy_pick(a, top, s, st, hyp);
+}
+
+std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
+                                               std::vector<float>* s, StepState* st, Hyp* hyp) {
   auto best = top_k(st->logp, std::max(top, 2));  // the runner-up stands in for a banned <unk>
   const bool skip_unk = best[0].first == kUnk && best.size() > 1 &&
                         !may_write_unk(st->alpha, a.copyable);

@@ -30,6 +30,10 @@ std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k);
 // and advances s. Returns the top k of the step (k >= 1); st holds the step's e, alpha, c.
 std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp);
+// greedy_step's choice once the step is computed into st (by step() or step_batch()): the
+// same rule for one sentence and for a batch.
+std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
+                                               std::vector<float>* s, StepState* st, Hyp* hyp);
 Hyp greedy_search(const Model& m, const Annotations& a, int max_len);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
 std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len);

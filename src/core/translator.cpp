@@ -159,9 +159,7 @@ bool Translator::translate(std::string_view text, const TranslateParams& p, Tran
   t0 = std::chrono::steady_clock::now();
   const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
   if (p.beam == 1) {
-    Hyp best = greedy_search(*impl_->model, a, max_len);
-    impl_->fill(best, toks, out);
-    out->probs.assign(best.probs.begin(), best.probs.begin() + out->tgt_tokens.size());
+    impl_->fill_greedy(greedy_search(*impl_->model, a, max_len), toks, out);
   } else {
     std::vector<Hyp> hyps = beam_search(*impl_->model, a, p.beam, max_len);
     impl_->fill(hyps[0], toks, out);
@@ -249,10 +247,7 @@ Translation Decoder::result() const {
   Translation t;
   t.src_ids = d.src_ids;
   t.src_tokens = d.columns;
-  if (!d.hyp.ids.empty()) {
-    d.impl->fill(d.hyp, d.src_tokens, &t);
-    t.probs.assign(d.hyp.probs.begin(), d.hyp.probs.begin() + t.tgt_tokens.size());
-  }
+  if (!d.hyp.ids.empty()) d.impl->fill_greedy(d.hyp, d.src_tokens, &t);
   t.encode_ms = d.encode_ms;
   t.decode_ms = d.decode_ms;
   return t;

@@ -67,6 +67,13 @@ struct Translator::Impl {
     out->truncated = !best.finished;
     out->text = tgt_tok->detokenize(out->tgt_tokens);
   }
+
+  // A greedy result: fill() and each output token's probability.
+  void fill_greedy(const Hyp& best, const std::vector<std::string>& src_tokens,
+                   Translation* out) const {
+    fill(best, src_tokens, out);
+    out->probs.assign(best.probs.begin(), best.probs.begin() + out->tgt_tokens.size());
+  }
 };
 
 }  // namespace bl
