@@ -221,9 +221,8 @@ bool read_metadata(const json& header, ModelData* md, std::string* error) {
 
 }  // namespace
 
-bool load_model(const uint8_t* data, size_t size, ModelData* out, std::string* error) {
-  std::string unused;
-  if (!error) error = &unused;
+bool parse_header(const uint8_t* data, size_t size, json* header, ModelData* md,
+                  size_t* header_size, std::string* error) {
   if (!data) size = 0;
   if (size < 8)
     return fail(error, "file is too short (" + std::to_string(size) + " bytes) to be a model");
@@ -239,27 +238,33 @@ bool load_model(const uint8_t* data, size_t size, ModelData* out, std::string* e
     return fail(error, "header length " + std::to_string(header_len) + " exceeds the limit of " +
                            std::to_string(kMaxHeaderBytes) + " bytes");
   const uint8_t* header_bytes = data + 8;
-  const size_t header_size = size_t(header_len);
+  *header_size = size_t(header_len);
 
   size_t bad = 0;
-  if (!model_file::is_valid_utf8(header_bytes, header_size, &bad)) {
+  if (!model_file::is_valid_utf8(header_bytes, *header_size, &bad)) {
     char byte[8];
     std::snprintf(byte, sizeof byte, "0x%02x", header_bytes[bad]);
     return fail(error, std::string("header is not valid UTF-8 (byte ") + byte + " at offset " +
                            std::to_string(8 + bad) + ")");
   }
-  json header;
   std::string why;
   const char* text = reinterpret_cast<const char*>(header_bytes);
-  if (!model_file::parse_json(text, text + header_size, kMaxHeaderValues, &header, &why))
+  if (!model_file::parse_json(text, text + *header_size, kMaxHeaderValues, header, &why))
     return fail(error, "header: " + why);
-  if (!header.is_object())
+  if (!header->is_object())
     return fail(error,
-                std::string("header is a JSON ") + header.type_name() + ", expected an object");
+                std::string("header is a JSON ") + header->type_name() + ", expected an object");
+  return read_metadata(*header, md, error);
+}
 
+bool load_model(const uint8_t* data, size_t size, ModelData* out, std::string* error) {
+  std::string unused;
+  if (!error) error = &unused;
+  json header;
   ModelData md;
-  if (!read_metadata(header, &md, error)) return false;
-  const uint8_t* tensor_data = header_bytes + header_size;
+  size_t header_size = 0;
+  if (!parse_header(data, size, &header, &md, &header_size, error)) return false;
+  const uint8_t* tensor_data = data + 8 + header_size;
   const size_t data_size = size - 8 - header_size;
   if (!model_file::load_tensors(header, md.config, tensor_data, data_size, &md.weights,
                                 &md.num_params, error))

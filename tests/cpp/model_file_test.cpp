@@ -526,5 +526,31 @@ TEST(ModelFile, RandomDamageNeverCrashes) {
   EXPECT_GT(failed, 1000);
 }
 
+// parse_header is load_model's first half (tests/fuzz/header_fuzz.cpp fuzzes it alone): it
+// reads the header and its metadata from a file whose tensors are cut off, and refuses what
+// load_model refuses before the tensors, in the same words.
+TEST(ModelFile, ParseHeaderReadsTheMetadataWithoutTheTensors) {
+  const Bytes& f = fixture(kI8);
+  const size_t header_end = 8 + stored_header_length(kI8);
+  const Bytes cut(f.begin(), f.begin() + long(header_end));  // no data buffer
+  json header;
+  ModelData md, full;
+  size_t n = 0;
+  std::string error;
+  ASSERT_TRUE(parse_header(cut.data(), cut.size(), &header, &md, &n, &error)) << error;
+  EXPECT_EQ(8 + n, header_end);
+  EXPECT_TRUE(header.contains("att.W"));
+  EXPECT_EQ(md.src_vocab.size(), size_t(md.config.src_vocab));
+  EXPECT_FALSE(load_model(cut.data(), cut.size(), &full, &error));  // the tensors are missing
+  for (const Bytes& bad : {Bytes(f.begin(), f.begin() + 7), with_length(f, 0),
+                           with_length(f, f.size()), with_length(f, 5)}) {
+    std::string a, b;
+    EXPECT_FALSE(parse_header(bad.data(), bad.size(), &header, &md, &n, &a));
+    EXPECT_FALSE(load_model(bad.data(), bad.size(), &full, &b));
+    EXPECT_EQ(a, b);
+    EXPECT_FALSE(a.empty());
+  }
+}
+
 }  // namespace
 }  // namespace bl
