@@ -28,6 +28,9 @@ struct TranslateParams {
 };
 
 constexpr int kMaxBeam = 16;
+// The most texts a front end passes to translate_batch in one call (the JS API's MAX_BATCH,
+// the CLIs' --batch N): one call blocks its thread until all are done.
+constexpr int kMaxBatch = 1024;
 
 // The largest model file a front end reads: 256 MiB (web/lib/model-cache.js has the same
 // MAX_MODEL_BYTES). The shipped models are about 5 MB (19 MB in f32). A path to anything

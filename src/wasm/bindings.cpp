@@ -124,6 +124,23 @@ class Translator {
     return translation(t);
   }
 
+  // One entry per text: a translation object, or {error} for a text that failed. texts is an
+  // Array of strings: web/lib checks that first, since a conversion failing in here would
+  // throw past the destructors and leak what the call had built on the heap.
+  val translateBatch(const val& texts, int beam, int max_len) {
+    if (!tr_) return error_object("no model loaded");
+    bl::TranslateParams p;
+    p.beam = beam;
+    p.max_len = max_len;
+    std::vector<bl::Translation> ts;
+    std::vector<std::string> errors;
+    tr_->translate_batch(emscripten::vecFromJSArray<std::string>(texts), p, &ts, &errors);
+    val out = val::array();
+    for (size_t i = 0; i < ts.size(); i++)
+      out.set(i, errors[i].empty() ? translation(ts[i]) : error_object(errors[i]));
+    return out;
+  }
+
   val info() const {
     if (!tr_) return error_object("no model loaded");
     const bl::ModelInfo& m = tr_->info();
@@ -311,6 +328,7 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .constructor<>()
       .function("load", &Translator::load)
       .function("translate", &Translator::translate)
+      .function("translateBatch", &Translator::translateBatch)
       .function("info", &Translator::info)
       .function("scoringCost", &Translator::scoringCost)
       .function("selfAttention", &Translator::selfAttention)

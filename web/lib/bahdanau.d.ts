@@ -6,6 +6,8 @@
 export const MAX_BEAM: 16;
 /** The largest maxLen any method accepts. */
 export const MAX_LEN: 1024;
+/** The most texts translateBatch() accepts in one call. */
+export const MAX_BATCH: 1024;
 /** The largest model file, download or byte array createTranslator() accepts: 256 MiB. */
 export const MAX_MODEL_BYTES: 268435456;
 
@@ -154,6 +156,20 @@ export interface ParagraphTranslation {
   sentences: Array<Translation & { source: string }>;
 }
 
+export interface TranslateBatchOptions {
+  /** 1 (greedy, decoded as a batch) to MAX_BEAM (beam search, one text at a time). */
+  beam?: number;
+  /** Cap on output tokens, 1 to MAX_LEN. */
+  maxLen?: number;
+}
+
+/**
+ * One entry of translateBatch(), for the text at the same index: translate()'s result for it,
+ * or, where translate() would throw (invalid text, too many tokens), the message. Tell them
+ * apart with `'error' in entry`.
+ */
+export type TranslateBatchResult = Translation | { error: string };
+
 export interface StepsOptions {
   /** Candidates reported per step, 1 to the target vocabulary's size. */
   topK?: number;
@@ -176,6 +192,13 @@ export interface Translator {
   };
   translate(text: string, options?: (TranslateOptions & { splitSentences?: false }) | null): Translation;
   translate(text: string, options: TranslateOptions & { splitSentences: true }): ParagraphTranslation;
+  /**
+   * translate() for each text, greedy ones decoded together (each weight read once per step
+   * for the whole batch); results equal translate()'s. One entry per text, in order: a bad
+   * text gives `{error}`, it does not throw. Throws only for bad arguments: texts not an array
+   * of strings (TypeError), more than MAX_BATCH texts, a bad beam or maxLen (RangeError).
+   */
+  translateBatch(texts: string[], options?: TranslateBatchOptions | null): TranslateBatchResult[];
   /** text's sentences, each as typed: how splitSentences cuts a paragraph. */
   splitSentences(text: string): string[];
   /** Greedy decoding one word at a time, yielding to the event loop between steps. */

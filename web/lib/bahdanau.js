@@ -5,6 +5,7 @@
 //   tr.translate('The black cat is sleeping.');  // {text, sourceTokens, targetTokens, attention, ...}
 //   for await (const step of tr.steps('The black cat is sleeping.')) draw(step);
 //   tr.align('The black cat is sleeping.', 'Le chat noir dort.');  // {steps, logProb, ...}
+//   tr.translateBatch(['I am cold.', 'Tom is here.']);  // [translate() result or {error}, ...]
 //   tr.dispose();
 //
 // Module loading, SIMD detection, model download and C++ memory all stay behind this file;
@@ -29,6 +30,7 @@ export { MAX_MODEL_BYTES, simdSupported };
 
 export const MAX_BEAM = 16; // bl::kMaxBeam
 export const MAX_LEN = 1024; // the native CLI's --max-len bound
+export const MAX_BATCH = 1024; // texts per translateBatch() call (bl::kMaxBatch, --batch N)
 
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
 // onProgress({loaded, total}) follows the model download. dist: where the engine files are
@@ -90,6 +92,35 @@ class Translator {
     const sentences = this.#split(native, input).map((source, i) =>
       ({ source, ...one(source, `sentence ${i + 1}: `) }));
     return { text: sentences.map((s) => s.text).filter(Boolean).join(' '), sentences };
+  }
+
+  // translate() for many texts at once: -> an array with one entry per text, in order, each
+  // either what translate(text) returns (exactly: same tokens, attention and probs on this
+  // engine; timings.decodeMs is the time the sentence spent in the batch) or {error: message}
+  // where translate(text) would throw (invalid text, too many tokens). A bad text never throws:
+  // only bad arguments do (texts not an array of strings: TypeError; more than MAX_BATCH
+  // texts, a bad beam or maxLen: RangeError). Greedy decoding runs the sentences together,
+  // reading each weight once per step for the whole batch instead of once per sentence; beam > 1
+  // decodes one text at a time (no batched beam search). Each text is prepared as translate()
+  // prepares it. No splitSentences: split with splitSentences() first.
+  translateBatch(texts, options) {
+    const native = this.#native('translateBatch');
+    const { beam = 1, maxLen, splitSentences } = optionsArg(options, 'translateBatch');
+    if (!Array.isArray(texts)) {
+      throw new TypeError(`translateBatch(): texts must be an array of strings, got ${describe(texts)}`);
+    }
+    if (texts.length > MAX_BATCH) {
+      throw new RangeError(`translateBatch(): at most ${MAX_BATCH} texts per call, got ${texts.length}; split them into several calls`);
+    }
+    if (splitSentences !== undefined) {
+      throw new TypeError('translateBatch() has no splitSentences option: split each text with splitSentences() and pass the sentences');
+    }
+    const inputs = [];
+    for (let i = 0; i < texts.length; i++) inputs.push(prepare(texts[i], 'translateBatch', `texts[${i}]`));
+    checkInt('beam', beam, 1, MAX_BEAM);
+    const r = native.translateBatch(inputs, beam, maxLenArg(maxLen));
+    if (!Array.isArray(r)) throw new Error(r.error);
+    return r;
   }
 
   // The sentences of text, each as typed (the spaces between them left out), by the
@@ -286,9 +317,9 @@ class Translator {
 // token of its own. Then NFC, which the core leaves to its front ends (docs/tokenization.md).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-function prepare(text, method) {
+function prepare(text, method, what = 'text') {
   if (typeof text !== 'string') {
-    throw new TypeError(`${method}(): text must be a string, got ${describe(text)}`);
+    throw new TypeError(`${method}(): ${what} must be a string, got ${describe(text)}`);
   }
   const wellFormed =
     typeof text.toWellFormed === 'function'
