@@ -12,14 +12,14 @@
 // build/native/bahdanau-translate itself.
 import { spawnSync } from 'node:child_process';
 
-import { createTranslator } from '../web/lib/bahdanau.js';
+import { MAX_BATCH, createTranslator } from '../web/lib/bahdanau.js';
 import { loadVariant } from '../web/lib/loader.js';
 import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
 import { alignmentLine, alignmentObject, dump, infoObject, translationObject } from './lib/native-json.mjs';
 
 const PROG = 'bahdanau-live';
 const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
-                     [--scalar] [--info] [--split-sentences]
+                     [--scalar] [--info] [--split-sentences] [--batch N]
                      [--force TARGET | --force-tsv] [TEXT...]
 Translates TEXT, or each line of standard input, and prints one translation per line.
   --engine E     wasm-simd (default), wasm-scalar, or native (build/native/bahdanau-translate)
@@ -33,6 +33,9 @@ Translates TEXT, or each line of standard input, and prints one translation per 
   --split-sentences  translate each sentence of a line on its own (for text longer than
                  the model reads); the line's output joins their translations, --json
                  gives {"sentences": [one object each], "text": the joined text}
+  --batch N      read standard input N lines at a time (1..1024) and decode their
+                 sentences together (greedy: one batch; beam: one at a time); the
+                 output is the same, line for line
   --force TARGET forced decoding: align the given translation TARGET to TEXT instead of
                  translating; prints each target word's probability (<unk> marks a word
                  outside the vocabulary) and the whole target's log-probability
@@ -52,8 +55,8 @@ function parseIntArg(s, lo, hi) {
 // -> options, or a number: the exit status (0 after --help).
 function parse(argv) {
   const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
-    heatmap: false, scalar: false, info: false, force: null, forceTsv: false, split: false, text: [],
-    passthrough: [] };
+    heatmap: false, scalar: false, info: false, force: null, forceTsv: false, split: false, batch: 0,
+    text: [], passthrough: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -81,8 +84,8 @@ function parse(argv) {
       o.model = v;
       o.passthrough.push(a, v);
       continue;
-    } else if (a === '--beam' || a === '--max-len') {
-      const hi = a === '--beam' ? 16 : 1024;
+    } else if (a === '--beam' || a === '--max-len' || a === '--batch') {
+      const hi = a === '--beam' ? 16 : 1024; // --batch: bl::kMaxBatch
       const v = value();
       const n = v === null ? null : parseIntArg(v, 1, hi);
       if (n === null) {
@@ -90,6 +93,7 @@ function parse(argv) {
         return 2;
       }
       if (a === '--beam') o.beam = n;
+      else if (a === '--batch') o.batch = n;
       else o.maxLen = n;
       o.passthrough.push(a, v);
       continue;
@@ -121,6 +125,10 @@ function parse(argv) {
   // The native CLI's checks, in its order and words.
   if (o.split && (o.force !== null || o.forceTsv)) {
     err('--split-sentences does not apply to forced decoding');
+    return 2;
+  }
+  if (o.batch && (o.force !== null || o.forceTsv)) {
+    err('--batch does not apply to forced decoding');
     return 2;
   }
   if (o.force !== null && o.forceTsv) {
@@ -185,15 +193,14 @@ async function main(argv) {
     return 0;
   }
 
-  const translateLine = (text) => {
-    let r;
-    try {
-      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen, splitSentences: o.split });
-    } catch (e) {
-      err(e.message);
-      out(o.json ? '{}\n' : '\n');
-      return false;
-    }
+  const fail = (message) => {
+    err(message);
+    out(o.json ? '{}\n' : '\n');
+    return false;
+  };
+
+  // One line's output from its translate() result (with --split-sentences, {text, sentences}).
+  const print = (r) => {
     const parts = o.split ? r.sentences : [r];
     const json = () => (o.split
       ? dump(module, { sentences: parts.map(translationObject), text: r.text })
@@ -201,6 +208,49 @@ async function main(argv) {
     out(`${o.json ? json() : r.text}\n`);
     for (const p of parts) if (o.heatmap && p.targetTokens.length) out(tr.heatmap(p));
     return true;
+  };
+
+  const translateLine = (text) => {
+    let r;
+    try {
+      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen, splitSentences: o.split });
+    } catch (e) {
+      return fail(e.message);
+    }
+    return print(r);
+  };
+
+  // --batch: translateLine for each line of a group ({line} or {error}), all their sentences in
+  // one translateBatch() call, which gives exactly translate()'s results; output and messages
+  // in input order, as translateLine gives them.
+  const translateGroup = (group) => {
+    const pieces = group.map((g) => {
+      if (g.error !== undefined) return [];
+      if (!o.split) return [g.line];
+      try {
+        return tr.splitSentences(g.line);
+      } catch (e) {
+        g.error = e.message;
+        return [];
+      }
+    });
+    const all = pieces.flat(); // with --split-sentences, maybe more than one call takes
+    const results = [];
+    for (let k = 0; k < all.length; k += MAX_BATCH) {
+      results.push(...tr.translateBatch(all.slice(k, k + MAX_BATCH), { beam: o.beam, maxLen: o.maxLen }));
+    }
+    let ok = true;
+    let at = 0;
+    group.forEach((g, i) => {
+      const rs = results.slice(at, (at += pieces[i].length));
+      const bad = rs.findIndex((r) => r.error !== undefined);
+      if (g.error !== undefined || bad >= 0) {
+        ok = fail(g.error ?? (o.split ? `sentence ${bad + 1}: ${rs[bad].error}` : rs[bad].error));
+      } else {
+        print(o.split ? { text: rs.map((r) => r.text).filter(Boolean).join(' '), sentences: rs } : rs[0]);
+      }
+    });
+    return ok;
   };
 
   const forceLine = (source, target) => {
@@ -226,15 +276,26 @@ async function main(argv) {
   } else {
     const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     let n = 0;
+    let group = [];
     for await (const bytes of stdinLines()) {
       n++;
       let line;
       try {
         line = utf8.decode(bytes);
       } catch {
-        err(`input line ${n} is not valid UTF-8`);
-        out(o.json ? '{}\n' : '\n');
-        ok = false;
+        line = null;
+      }
+      const invalid = `input line ${n} is not valid UTF-8`;
+      if (o.batch) {
+        group.push(line === null ? { error: invalid } : { line });
+        if (group.length === o.batch) {
+          ok = translateGroup(group) && ok;
+          group = [];
+        }
+        continue;
+      }
+      if (line === null) {
+        ok = fail(invalid);
         continue;
       }
       if (o.forceTsv) {
@@ -250,6 +311,7 @@ async function main(argv) {
         ok = translateLine(line) && ok;
       }
     }
+    if (group.length) ok = translateGroup(group) && ok;
   }
   tr.dispose();
   return ok ? 0 : 1;

@@ -6,10 +6,6 @@
 // TEXT (the arguments joined by spaces) is one sentence; without TEXT every stdin line is one.
 // One output line per input line. Errors go to stderr and make the exit status non-zero; a bad
 // stdin line prints an empty output line so the outputs stay aligned with the inputs.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -21,13 +17,14 @@
 #include <vector>
 
 #include "bahdanau.h"
+#include "cli/read_model.h"
 #include "core/heatmap.h"
 
 namespace {
 
 const char* kUsage =
     "usage: bahdanau-translate --model FILE [--beam K] [--max-len N] [--json] [--heatmap]\n"
-    "                          [--scalar] [--info] [--split-sentences]\n"
+    "                          [--scalar] [--info] [--split-sentences] [--batch N]\n"
     "                          [--force TARGET | --force-tsv] [TEXT...]\n"
     "Translates TEXT, or each line of standard input, and prints one translation per line.\n"
     "  --model FILE   model file (.safetensors), e.g. models/en-fr.safetensors\n"
@@ -40,6 +37,9 @@ const char* kUsage =
     "  --split-sentences  translate each sentence of a line on its own (for text longer than\n"
     "                 the model reads); the line's output joins their translations, --json\n"
     "                 gives {\"sentences\": [one object each], \"text\": the joined text}\n"
+    "  --batch N      read standard input N lines at a time (1..1024) and decode their\n"
+    "                 sentences together (greedy: one batch; beam: one at a time); the\n"
+    "                 output is the same, line for line\n"
     "  --force TARGET forced decoding: align the given translation TARGET to TEXT instead of\n"
     "                 translating; prints each target word's probability (<unk> marks a word\n"
     "                 outside the vocabulary) and the whole target's log-probability\n"
@@ -50,6 +50,7 @@ struct Options {
   bl::TranslateParams params;
   bool json = false, heatmap = false, scalar = false, info = false, force_tsv = false;
   bool force = false, split = false;
+  int batch = 0;       // --batch N: stdin lines per translate_batch call; 0 = one at a time
   std::string target;  // --force
   std::vector<std::string> text;
 };
@@ -89,6 +90,14 @@ int parse(int argc, char** argv, Options* o) {
                      a == "--beam" ? bl::kMaxBeam : 1024);
         return 2;
       }
+    } else if (a == "--batch") {
+      const char* v = value("--batch");
+      if (!v) return 2;
+      if (!parse_int(v, 1, bl::kMaxBatch, &o->batch)) {
+        std::fprintf(stderr, "bahdanau-translate: --batch takes an integer in 1..%d\n",
+                     bl::kMaxBatch);
+        return 2;
+      }
     } else if (a == "--force") {
       const char* v = value("--force");
       if (!v) return 2;
@@ -121,6 +130,10 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (o->split && (o->force || o->force_tsv)) {
     std::fprintf(stderr, "bahdanau-translate: --split-sentences does not apply to forced decoding\n");
+    return 2;
+  }
+  if (o->batch && (o->force || o->force_tsv)) {
+    std::fprintf(stderr, "bahdanau-translate: --batch does not apply to forced decoding\n");
     return 2;
   }
   if (o->force && o->force_tsv) {
@@ -189,67 +202,6 @@ nlohmann::json info_json(const bl::ModelInfo& m) {
           {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params}};
 }
 
-// What a path names when it is not a regular file, in the words of web/lib/model-cache.js.
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-// Reads a model file whole: regular files of at most bl::kMaxModelBytes only. The checks use
-// the opened descriptor (no race with a path that changes between a stat and the open), and
-// O_NONBLOCK keeps the open itself from waiting for a FIFO's writer. False and *error (the
-// whole message) otherwise.
-bool read_model_file(const std::string& path, std::vector<uint8_t>* out, std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    *error = "cannot open model file " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    *error = "cannot open model file " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *error = "model file " + path + " is " + file_kind(st.st_mode) + ", not a regular file";
-    return false;
-  }
-  if (uint64_t(st.st_size) > bl::kMaxModelBytes) {
-    *error = "model file " + path + " is " + std::to_string(st.st_size) +
-             " bytes, over the " + std::to_string(bl::kMaxModelBytes >> 20) + " MiB limit (" +
-             std::to_string(bl::kMaxModelBytes) + " bytes)";
-    return false;
-  }
-  // The size from fstat, plus one byte: a file that grew since is refused, not cut short.
-  std::vector<uint8_t> bytes(size_t(st.st_size) + 1);
-  size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *error = "cannot read model file " + path + ": " + std::strerror(errno);
-      return false;
-    }
-    if (n == 0) break;
-    got += size_t(n);
-  }
-  if (got > size_t(st.st_size)) {
-    *error = "model file " + path + " changed while it was read";
-    return false;
-  }
-  bytes.resize(got);
-  *out = std::move(bytes);
-  return true;
-}
-
 void print_json(const nlohmann::json& j) {
   std::fputs((j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
              stdout);
@@ -261,17 +213,13 @@ bool fail_line(const Options& o, const std::string& err) {
   return false;
 }
 
-// Translates one line (with --split-sentences, each of its sentences); false (and a message on
-// stderr) if it could not.
-bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
-  std::vector<std::string> pieces{line};
-  std::string err;
-  if (o.split && !tr.split_sentences(line, &pieces, &err)) return fail_line(o, err);
-  std::vector<bl::Translation> ts(pieces.size());
-  for (size_t i = 0; i < pieces.size(); i++) {
-    if (!tr.translate(pieces[i], o.params, &ts[i], &err))
-      return fail_line(o, o.split ? "sentence " + std::to_string(i + 1) + ": " + err : err);
-  }
+// The message for a line whose sentence i (from 0) failed.
+std::string piece_error(const Options& o, size_t i, const std::string& err) {
+  return o.split ? "sentence " + std::to_string(i + 1) + ": " + err : err;
+}
+
+// One line's output, from its translations (one per sentence with --split-sentences).
+void print_line(const Options& o, const std::vector<bl::Translation>& ts) {
   std::string text;
   for (const bl::Translation& t : ts) text += (text.empty() || t.text.empty() ? "" : " ") + t.text;
   if (!o.json) {
@@ -287,7 +235,58 @@ bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
     if (o.heatmap && !t.tgt_tokens.empty())
       std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
   std::fflush(stdout);
+}
+
+// Translates one line (with --split-sentences, each of its sentences); false (and a message on
+// stderr) if it could not.
+bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
+  std::vector<std::string> pieces{line};
+  std::string err;
+  if (o.split && !tr.split_sentences(line, &pieces, &err)) return fail_line(o, err);
+  std::vector<bl::Translation> ts(pieces.size());
+  for (size_t i = 0; i < pieces.size(); i++) {
+    if (!tr.translate(pieces[i], o.params, &ts[i], &err)) return fail_line(o, piece_error(o, i, err));
+  }
+  print_line(o, ts);
   return true;
+}
+
+// --batch: run_one for each of lines, all their sentences translated by one translate_batch
+// call, which gives exactly translate()'s results; the output (and each error message) comes
+// in input order, as run_one would print it.
+bool run_group(bl::Translator& tr, const Options& o, const std::vector<std::string>& lines) {
+  std::vector<std::vector<std::string>> pieces(lines.size());
+  std::vector<std::string> split_error(lines.size()), all;
+  std::vector<char> unsplit(lines.size(), 0);
+  for (size_t i = 0; i < lines.size(); i++) {
+    if (!o.split)
+      pieces[i] = {lines[i]};
+    else if (!tr.split_sentences(lines[i], &pieces[i], &split_error[i]))
+      unsplit[i] = 1;
+    all.insert(all.end(), pieces[i].begin(), pieces[i].end());
+  }
+  std::vector<bl::Translation> ts;
+  std::vector<std::string> errors;
+  tr.translate_batch(all, o.params, &ts, &errors);
+  bool ok = true;
+  size_t at = 0;
+  for (size_t i = 0; i < lines.size(); i++) {
+    const size_t n = pieces[i].size();
+    bool failed = unsplit[i] != 0;
+    std::string err = split_error[i];
+    for (size_t k = 0; k < n && !failed; k++) {
+      failed = !errors[at + k].empty();
+      if (failed) err = piece_error(o, k, errors[at + k]);
+    }
+    if (failed) {
+      fail_line(o, err);
+      ok = false;
+    } else {
+      print_line(o, std::vector<bl::Translation>(ts.begin() + at, ts.begin() + at + n));
+    }
+    at += n;
+  }
+  return ok;
 }
 
 // Forced decoding of one pair; false (and a message on stderr) if it could not.
@@ -356,6 +355,16 @@ int main(int argc, char** argv) {
       }
       ok = run_force(*tr, o, line.substr(0, tab), line.substr(tab + 1)) && ok;
     }
+  } else if (o.batch) {
+    std::vector<std::string> group;
+    for (std::string line; std::getline(std::cin, line);) {
+      group.push_back(line);
+      if (group.size() == size_t(o.batch)) {
+        ok = run_group(*tr, o, group) && ok;
+        group.clear();
+      }
+    }
+    if (!group.empty()) ok = run_group(*tr, o, group) && ok;
   } else {
     std::string line;
     while (std::getline(std::cin, line)) ok = run_one(*tr, o, line) && ok;
