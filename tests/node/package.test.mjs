@@ -102,5 +102,5 @@ tr.translate('x', { beam: 'wide' });
   assert.notEqual(wrong.status, 0);
   assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2345/); // 42 is not a string
   assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2322/); // string is not a number
-  assert.match(wrong.stdout, /bad\.mts\(4,\d+\): error TS2322/); // beam is a number
+  assert.match(wrong.stdout, /bad\.mts\(4,\d+\): error TS2(322|769)/); // beam is a number (no overload takes a string)
 });
