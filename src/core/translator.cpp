@@ -91,8 +91,8 @@ bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
   std::string ignored;
   if (!error) error = &ignored;
   *out = ScoringCost{};
-  // Bounded so that one call cannot hang a page: each of the three timings spends about
-  // batches * min_batch_ms in its batches, so that product is capped at one second.
+  // Bounded so that one call cannot hang a page: it ends within scoring_cost_bound_ms(p),
+  // 4 * (batches + 1) * min_batch_ms, and the product is capped at one second (4.4 s at most).
   if (!(p.min_batch_ms > 0 && p.min_batch_ms <= 100) || p.batches < 1 || p.batches > 100 ||
       p.min_batch_ms * p.batches > 1000) {
     *error = "scoring_cost: min_batch_ms must be in (0, 100], batches in 1..100, and "
