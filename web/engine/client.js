@@ -63,6 +63,17 @@ export class EngineClient {
     });
   }
 
+  // -> Promise<string[][]>: each text's tokens, side 'source' or 'target' (translator.tokenize).
+  // Like analyze(), independent of translations.
+  tokenize(texts, { side = 'source' } = {}) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#analyses.set(id, { resolve, reject, kind: 'tokens' });
+      this.#worker.postMessage({ type: 'tokenize', id, texts, side });
+    });
+  }
+
   // Stops the running translation; its promise rejects with an AbortError.
   cancel() {
     if (!this.#job) return;
@@ -84,7 +95,7 @@ export class EngineClient {
     if (analysis && (m.type === analysis.kind || m.type === 'error')) {
       this.#analyses.delete(m.id);
       if (m.type === 'error') analysis.reject(new Error(m.message));
-      else if (m.type === 'alignment') analysis.resolve(m.result);
+      else if (m.type === 'alignment' || m.type === 'tokens') analysis.resolve(m.result);
       else analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
     } else if (m.type === 'progress') this.#load?.onProgress?.(m);
     else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));

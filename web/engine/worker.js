@@ -7,11 +7,13 @@
 //               {type: 'cancel', id}
 //               {type: 'analyze', id, text}   (for the comparison page)
 //               {type: 'align', id, text, target}   (forced decoding of the user's French)
+//               {type: 'tokenize', id, texts, side}   (the tokens BLEU is counted on)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
 //               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
 //               {type: 'analysis', id, info, scoringCost, selfAttention (null: additive)}
 //               {type: 'alignment', id, result}
+//               {type: 'tokens', id, result (one token list per text)}
 
 import { createTranslator } from '../lib/bahdanau.js';
 
@@ -112,9 +114,24 @@ function align({ id, text, target }) {
   }
 }
 
+// Several texts in one message: why.html's experiment tokenizes a hypothesis per model and the
+// reference of each sentence it scores.
+function tokenize({ id, texts, side }) {
+  if (!translator) {
+    post({ type: 'error', id, phase: 'tokenize', message: 'no model is loaded' });
+    return;
+  }
+  try {
+    post({ type: 'tokens', id, result: texts.map((t) => translator.tokenize(t, { side })) });
+  } catch (e) {
+    post({ type: 'error', id, phase: 'tokenize', message: e.message });
+  }
+}
+
 self.onmessage = ({ data }) => {
   if (data.type === 'load') load(data);
   else if (data.type === 'align') align(data);
+  else if (data.type === 'tokenize') tokenize(data);
   else if (data.type === 'translate') translate(data);
   else if (data.type === 'analyze') analyze(data);
   else if (data.type === 'cancel' && active === data.id) active = 0;
