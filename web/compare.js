@@ -1,17 +1,18 @@
-// compare.html's wiring: the form, two engines (one worker per model: the page's CSP has no
-// 'unsafe-eval', so Embind may only run in workers) and the shared comparison view. The view
-// draws; this file only moves the engines' steps and analyses into it.
+// compare.html's wiring: the form, two engines (app/engine-pair.js: one worker per model) and
+// the shared comparison view. The view draws; this file only moves the engines' steps and
+// analyses into it.
 
-import { EngineClient } from './engine/client.js';
+import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES } from './app/examples.js';
-import { applyStrings } from './app/i18n.js';
+import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { readCompareParams } from './app/params.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
 import { CompareView } from './ui/compare-view.js';
 import { h } from './ui/dom.js';
 import { SIDES } from './ui/lockstep.js';
-import { LANG_TAGS, STRINGS } from './ui/strings.js';
+import { stepWithArrows } from './ui/playback-bar.js';
+import { STRINGS } from './ui/strings.js';
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 const app = $('app');
@@ -20,9 +21,8 @@ const params = readCompareParams(location);
 
 let lang = params.lang;
 let S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
-const clients = {};
-const engines = {}; // side -> {info, engine} once loaded
-const progress = {}; // side -> {loaded, total}
+const pair = new EnginePair();
+const { clients, engines } = pair;
 let pendingStep = params.step;
 let queued = Boolean(params.text);
 let job = 0; // the sentence on show; older engines' replies are dropped
@@ -44,41 +44,13 @@ function hideError() {
   if (params.badModel) showError(S.errorTitle, S.errorModelParam);
 }
 
-// Both downloads as one bar: the sum of what each has received of what each announced.
-function showProgress() {
-  const bar = $('progress-bar');
-  const parts = SIDES.map((s) => progress[s]).filter(Boolean);
-  const loaded = parts.reduce((n, p) => n + p.loaded, 0);
-  const total = parts.length === SIDES.length && parts.every((p) => p.total) ? parts.reduce((n, p) => n + p.total, 0) : 0;
-  if (total) {
-    bar.max = total;
-    bar.value = loaded;
-  } else bar.removeAttribute('value');
-  $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)}${total ? ` / ${(total / 1e6).toFixed(1)}` : ''} MB`;
-}
-
 async function load() {
   hideError();
   setState('loading');
-  if (typeof WebAssembly !== 'object') {
-    finishWithError(S.errorNoWasm, '');
-    return;
-  }
   try {
-    await Promise.all(SIDES.map(async (side) => {
-      clients[side] = new EngineClient();
-      engines[side] = await clients[side].load({
-        model: params[side].url,
-        simd: params.simd,
-        onProgress: (p) => {
-          progress[side] = p;
-          showProgress();
-        },
-      });
-      view.setModel(side, { info: engines[side].info, label: params[side].label });
-    }));
+    await pair.load(params, { simd: params.simd, view, bar: $('progress-bar'), text: $('progress-text') });
   } catch (e) {
-    finishWithError(loadErrorTitle(e, S), `${SIDES.map((s) => params[s].label).join(', ')}: ${e.message}`);
+    finishWithError(loadErrorTitle(e, S), e.message);
     return;
   }
   $('progress').hidden = true;
@@ -96,7 +68,7 @@ function finishWithError(title, detail) {
 
 async function compare() {
   const text = input.value;
-  if (!SIDES.every((s) => engines[s])) {
+  if (!pair.ready) {
     queued = true;
     return;
   }
@@ -110,26 +82,9 @@ async function compare() {
   view.reset({ play: pendingStep === null });
   setState('decoding');
   app.dataset.analysis = 'pending';
-  const runs = SIDES.map((side) =>
-    clients[side]
-      .translate(text, {
-        onStart: ({ sourceTokens }) => live() && view.setColumns(side, sourceTokens),
-        onStep: (step) => live() && view.push(side, step),
-      })
-      .then(({ result }) => {
-        if (!live()) return;
-        view.setResult(side, result);
-        view.finish(side);
-      })
-      .catch((e) => {
-        if (!live()) return;
-        view.finish(side); // the other model goes on
-        throw e;
-      }));
-  const outcomes = await Promise.allSettled(runs);
+  const failed = await pair.translate(text, view, live);
   if (!live()) return;
-  const failed = outcomes.find((o) => o.status === 'rejected' && o.reason?.name !== 'AbortError');
-  if (failed) showError(S.errorTranslate, failed.reason.message);
+  if (failed) showError(S.errorTranslate, failed.message);
   setState('done');
   if (pendingStep !== null) {
     view.player.seek(pendingStep);
@@ -148,29 +103,15 @@ async function compare() {
 
 function renderStatus() {
   const el = $('status');
-  if (!SIDES.every((s) => engines[s])) {
-    el.textContent = `${S.engine}: —`;
-    return;
-  }
-  const { engine } = engines.a;
-  const reason = params.simd === false ? 'forced by ?simd=0' : engine.reason;
-  const models = SIDES.map((s) => {
-    const { info } = engines[s];
-    const size = info.fileBytes >= 1e6 ? `${(info.fileBytes / 1e6).toFixed(1)} MB` : `${(info.fileBytes / 1e3).toFixed(1)} kB`;
-    return `${params[s].label}: ${size}, ${info.dtype}, ${info.scoring} attention`;
-  });
-  el.textContent = [`${S.engine}: ${engine.variant} (${reason})`, ...models].join(' · ');
-  el.dataset.variant = engine.variant;
+  el.textContent = pair.status(S, params, { simd: params.simd, kind: (info) => `${info.scoring} attention` });
+  if (pair.ready) el.dataset.variant = engines.a.engine.variant;
 }
 
 function setLanguage(next) {
   lang = next;
   S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
   applyStrings(document, S, lang);
-  const btn = $('lang');
-  btn.textContent = S.language;
-  btn.setAttribute('lang', lang === 'zh' ? LANG_TAGS.en : LANG_TAGS.zh);
-  btn.title = S.languageLabel;
+  labelLangToggle($('lang'), S, lang);
   updateBackLink();
   view.setLang(lang);
   renderStatus();
@@ -210,16 +151,7 @@ function wire() {
         },
       },
     })));
-  // Left and right arrows step both matrices, except in a text field or a matrix (whose
-  // cells use the arrows themselves).
-  document.addEventListener('keydown', (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-    if (e.target.closest?.('textarea, input, [data-role="matrix"], select')) return;
-    if (e.key === 'ArrowLeft') view.player.back();
-    else if (e.key === 'ArrowRight') view.player.forward();
-    else return;
-    e.preventDefault();
-  });
+  stepWithArrows(document, view.player); // both matrices
   $('lang').addEventListener('click', () => setLanguage(lang === 'zh' ? 'en' : 'zh'));
 }
 

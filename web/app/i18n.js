@@ -17,3 +17,10 @@ export function applyStrings(root, strings, lang) {
   const html = root.documentElement ?? root;
   html.setAttribute?.('lang', LANG_TAGS[lang] ?? 'en');
 }
+
+// The language toggle names the other language, in that language.
+export function labelLangToggle(button, strings, lang) {
+  button.textContent = strings.language;
+  button.setAttribute('lang', lang === 'zh' ? LANG_TAGS.en : LANG_TAGS.zh);
+  button.title = strings.languageLabel;
+}

@@ -12,22 +12,21 @@
 // first, step-back, play, step-forward, last.
 
 import { gradientCss } from './colormap.js';
-import { h, pieces, tokenLabel } from './dom.js';
+import { h, tokenLabel } from './dom.js';
 import { meanEntropyBits, mostDifferentRow } from './attention-stats.js';
 import { ModelFacts } from './compare-facts.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
-import { icon } from './icons.js';
-import { Lockstep, SIDES, isRow, rowsAt } from './lockstep.js';
+import { SIDES } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
-import { Player, SPEEDS_MS, syncControls } from './player.js';
+import { PairSides } from './pair-sides.js';
 import { STRINGS } from './strings.js';
 
 export class CompareView {
   player;
-  #lockstep;
+  #pair; // the sides, the player and its bar (pair-sides.js)
   #lang = 'en';
   #el = {};
-  #side = {}; // per side: {el, kind, label, output, matrix, facts, columns, model, cost, pieces}
+  #side = {}; // per side: pair-sides.js's record, plus {facts, cost, costFailed}
   #self; // {el, note, method, matrix, data}
   #sentence = false; // a sentence has been started (its cost is being measured)
   #onChange;
@@ -36,21 +35,9 @@ export class CompareView {
   // every move of the player.
   constructor(container, { lang = 'en', controls = 'full', onChange } = {}) {
     this.#onChange = onChange ?? (() => {});
-    this.player = new Player({ onChange: () => this.render() });
-    this.#lockstep = new Lockstep(this.player);
+    this.#pair = new PairSides(() => this.render());
+    this.player = this.#pair.player;
     const e = this.#el;
-    const button = (role, name) =>
-      h('button', { type: 'button', class: 'bl-cmp-btn', 'data-role': role }, icon(name), name === 'play' ? icon('pause') : null);
-    e.first = button('first', 'first');
-    e.back = button('step-back', 'back');
-    e.play = button('play', 'play');
-    e.forward = button('step-forward', 'forward');
-    e.last = button('last', 'last');
-    e.position = h('span', { class: 'bl-cmp-position', 'data-role': 'position' });
-    e.speed = h('input', { type: 'range', min: '0', max: String(SPEEDS_MS.length - 1), step: '1', 'data-role': 'speed' });
-    e.speedLabel = h('label', { class: 'bl-cmp-speed' }, h('span'), e.speed);
-    e.controls = h('div', { class: 'bl-cmp-controls', role: 'group' },
-      e.first, e.back, e.play, e.forward, e.last, e.position, e.speedLabel);
     e.tvTitle = h('strong', { class: 'bl-cmp-tv-title' });
     e.tvText = h('span');
     e.tv = h('p', { class: 'bl-cmp-tv', 'data-role': 'tv' }, e.tvTitle, ' ', e.tvText);
@@ -66,31 +53,18 @@ export class CompareView {
     self.el = h('section', { class: 'bl-cmp-self', 'data-role': 'self-attention' },
       self.title, self.note, self.methodLabel, self.method, self.root);
     self.matrix = new AttentionMatrix(self.root, { strings: STRINGS.en });
-    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, e.controls, e.tv, e.pair, e.legend,
+    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.#pair.bar.element, e.tv, e.pair, e.legend,
       h('section', { class: 'bl-cmp-explain' }, e.explainTitle, e.explain), self.el);
     container.replaceChildren(e.root);
 
-    e.play.addEventListener('click', () => this.player.toggle());
-    e.back.addEventListener('click', () => this.player.back());
-    e.forward.addEventListener('click', () => this.player.forward());
-    e.first.addEventListener('click', () => this.player.first());
-    e.last.addEventListener('click', () => this.player.last());
-    e.speed.addEventListener('input', () => this.player.setSpeed(Number(e.speed.value)));
     this.setControls(controls);
     this.setLang(lang);
   }
 
   #buildSide(side) {
-    const s = { columns: [], model: null, cost: null, pieces: null };
-    s.kind = h('span', { class: 'bl-cmp-kind' });
-    s.label = h('span', { class: 'bl-cmp-label' });
-    s.outputLabel = h('span', { class: 'bl-sr-only' });
-    s.output = h('p', { class: 'bl-cmp-output' }, s.outputLabel, h('span', { 'data-role': 'output' }));
-    s.matrixRoot = h('div');
-    s.matrix = new AttentionMatrix(s.matrixRoot, { strings: STRINGS.en });
-    s.facts = new ModelFacts();
-    s.el = h('section', { class: 'bl-cmp-side', 'data-role': 'side', 'data-side': side },
-      h('h3', { class: 'bl-cmp-head' }, s.kind, ' ', s.label), s.output, s.matrixRoot, s.facts.element);
+    const facts = new ModelFacts();
+    const s = this.#pair.build(side, { after: [facts.element] });
+    Object.assign(s, { facts, cost: null, costFailed: false });
     this.#side[side] = s;
     return s.el;
   }
@@ -104,9 +78,7 @@ export class CompareView {
   }
 
   setControls(mode) {
-    const e = this.#el;
-    e.controls.hidden = mode === 'none';
-    for (const x of [e.first, e.last, e.speedLabel]) x.hidden = mode !== 'full';
+    this.#pair.bar.setMode(mode);
   }
 
   setLang(lang) {
@@ -114,12 +86,7 @@ export class CompareView {
     const C = this.#C;
     const S = this.#S;
     const e = this.#el;
-    e.controls.setAttribute('aria-label', S.playback);
-    for (const [el, key] of [[e.first, 'first'], [e.back, 'back'], [e.forward, 'forward'], [e.last, 'last']]) {
-      el.setAttribute('aria-label', S[key]);
-      el.title = S[key];
-    }
-    e.speedLabel.firstChild.textContent = S.speed;
+    this.#pair.bar.setStrings(S);
     e.tvTitle.textContent = C.tvTitle;
     e.legendLabel.textContent = S.legend;
     e.explainTitle.textContent = C.explainTitle;
@@ -145,36 +112,32 @@ export class CompareView {
   reset({ play = true } = {}) {
     for (const side of SIDES) {
       const s = this.#side[side];
-      s.columns = [];
       s.cost = null;
       s.costFailed = false;
-      s.pieces = null;
-      s.matrix.reset([]);
     }
     this.#self.data = null;
     this.#self.pending = true;
     this.#sentence = true;
-    this.#lockstep.reset({ play });
+    this.#pair.reset({ play });
     this.#renderSelf();
   }
 
   setColumns(side, columns) {
-    this.#side[side].columns = columns.slice();
-    this.#side[side].matrix.reset(columns);
+    this.#pair.setColumns(side, columns);
     this.render();
   }
 
   push(side, step) {
-    this.#lockstep.push(side, step);
+    this.#pair.push(side, step);
   }
 
   finish(side) {
-    this.#lockstep.finish(side);
+    this.#pair.finish(side);
   }
 
   // The finished translation of one side: its words then show with the text's own spacing.
   setResult(side, result) {
-    this.#side[side].pieces = pieces(result.targetTokens, result.text);
+    this.#pair.setResult(side, result);
     this.render();
   }
 
@@ -204,45 +167,21 @@ export class CompareView {
   }
 
   render() {
-    const p = this.player;
     const rows = {};
     for (const side of SIDES) rows[side] = this.#renderSide(side);
     this.#renderTv(rows);
-    this.#renderControls();
-    const root = this.#el.root;
-    root.dataset.position = String(p.position);
-    root.dataset.playing = String(p.playing);
-    root.dataset.finished = String(p.finished);
+    this.#pair.renderControls(this.#C, this.#S);
+    this.#pair.stamp(this.#el.root);
     this.#onChange(this);
   }
 
   #labelSide(side) {
-    const s = this.#side[side];
-    const C = this.#C;
-    const info = s.model?.info;
-    const kind = info ? C.kind[info.scoring] ?? info.scoring : '';
-    s.kind.textContent = kind;
-    s.label.textContent = s.model ? `· ${s.model.label}` : '';
-    s.outputLabel.textContent = `${this.#S.translation}: `;
-    s.el.dataset.scoring = info?.scoring ?? '';
-    s.matrix.setStrings({ ...this.#S, matrixLabel: C.matrixLabel(kind || side) });
+    this.#pair.label(side, this.#C, this.#S);
   }
 
   #renderSide(side) {
     const s = this.#side[side];
-    const p = this.player;
-    const shown = rowsAt(p.steps, p.position, side);
-    const step = p.position >= 0 ? p.steps[p.position]?.[side] : null;
-    const current = isRow(step) ? shown.length - 1 : -1;
-    s.matrix.setRows(shown);
-    s.matrix.setCurrent(current);
-    const out = s.output.lastChild;
-    out.replaceChildren(...shown.flatMap((r, i) => {
-      const piece = s.pieces?.[i] ?? { sep: i ? ' ' : '', text: r.word };
-      return [piece.sep, h('span', { class: i === current ? 'tok is-current' : 'tok', text: piece.text })];
-    }));
-    s.el.dataset.rows = String(shown.length);
-    s.el.dataset.current = String(current);
+    const { shown } = this.#pair.render(side);
     s.facts.render(this.#C, {
       info: s.model?.info ?? null,
       cost: s.cost,
@@ -281,26 +220,6 @@ export class CompareView {
     e.tvText.textContent = C.tv(best.row, describe(a, rows.a[best.row]), describe(b, rows.b[best.row]), best.tv);
     e.tv.dataset.row = String(best.row);
     e.tv.dataset.tv = String(best.tv);
-  }
-
-  #renderControls() {
-    const e = this.#el;
-    const p = this.player;
-    const S = this.#S;
-    const C = this.#C;
-    const n = p.steps.length;
-    syncControls(e, p, S);
-    const parts = [];
-    if (p.position >= 0) parts.push(C.position(p.position + 1, p.finished ? n : `${n}+`));
-    for (const side of SIDES) {
-      const s = this.#side[side];
-      if (!s.model || !s.columns.length) continue;
-      const words = Number(s.el.dataset.rows);
-      const ended = p.finished && p.position >= p.steps.filter((st) => st[side]).length - 1;
-      parts.push(C.sideWords(C.who[s.model.info.scoring] ?? s.model.label, words, ended));
-    }
-    if (!p.finished && n > 0) parts.push(S.decoding);
-    e.position.textContent = parts.join(' · ');
   }
 
   #renderSelf() {
