@@ -1,7 +1,7 @@
 // Shared by tests/browser/*.test.mjs: the page's static server (scripts/serve.mjs, in process,
 // on a free loopback port) and Debian's Chromium driven by playwright-core. No test downloads
 // a browser: the system one is used, with a fresh profile each time.
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,3 +150,13 @@ export const COMPARE_FILES = {
   'tiny-dot': 'tests/fixtures/tiny-scaled_dot-f32.safetensors',
 };
 export const COMPARE_NAMES = { a: process.env.BL_COMPARE_A ?? 'en-fr', b: process.env.BL_COMPARE_B ?? 'en-fr-dot' };
+
+// axe-core's violations on the page as it is now, shadow roots included, one line each (axe
+// is loaded into the page on first use).
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) {
+    await page.evaluate(readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  }
+  return page.evaluate(async () =>
+    (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`));
+}

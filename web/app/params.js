@@ -6,18 +6,22 @@
 //   force  a French translation to align to text (forced decoding), shown instead of the
 //          model's own (plain text, like text)
 // compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
-// rules as model=; by default the additive and the scaled-dot model).
+// rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
+// a / b defaulting to the model without attention and the additive one.
 
 export const MODELS = {
   'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
   'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
   'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
+  'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
   tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
   'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
   'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
+  'tiny-none': { url: 'fixtures/tiny-none-f32.safetensors', label: 'tiny no-attention test model (random weights)' },
 };
 export const DEFAULT_MODEL = 'en-fr';
 export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
+export const WHY_MODELS = ['en-fr-noattn', 'en-fr']; // why.html: without attention, with it
 export const MAX_BEAM = 8;
 export const MAX_TEXT = 2000; // characters kept from a link; the engine refuses long input anyway
 
@@ -68,8 +72,9 @@ const intParam = (q) => (name, lo, hi) => {
 };
 
 // compare.html's parameters: {text, step, simd, lang, a, b, badModel}. A model that may not be
-// used falls back to its default and sets badModel, as model= does on the main page.
-export function readCompareParams(location) {
+// used falls back to its default and sets badModel, as model= does on the main page. why.html
+// reads the same, with its own two default models.
+export function readCompareParams(location, defaults = COMPARE_MODELS) {
   const q = new URLSearchParams(location.search);
   const base = location.href;
   let badModel = false;
@@ -77,7 +82,7 @@ export function readCompareParams(location) {
     const v = q.get(name);
     const m = v === null ? null : resolveModel(v, base);
     if (v !== null && !m) badModel = true;
-    return m ?? resolveModel(COMPARE_MODELS[k], base);
+    return m ?? resolveModel(defaults[k], base);
   });
   return {
     text: (q.get('text') ?? '').slice(0, MAX_TEXT),

@@ -16,6 +16,7 @@ const en = {
   beamHint: '1 = greedy, word by word; more keeps several hypotheses',
   language: '中文',
   languageLabel: 'Captions in Chinese',
+  whyLink: 'Why attention? A translator without it, side by side',
   loadingModel: 'Downloading the model…',
   loadingEngine: 'Starting the engine…',
   // result
@@ -137,6 +138,7 @@ const zh = {
   beamHint: '1 为贪心解码，逐词生成；更大则同时保留多个候选',
   language: 'English',
   languageLabel: '用英文显示说明',
+  whyLink: '为什么需要注意力？与没有注意力的翻译器并排对比',
   loadingModel: '正在下载模型…',
   loadingEngine: '正在启动引擎…',
   translation: '译文',

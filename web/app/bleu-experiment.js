@@ -1,0 +1,132 @@
+// why.html's live experiment: the bundled sample of the long-input set translated by two
+// models, each in its own worker (EngineClients, decoding in parallel), greedy, and scored as
+// scripts/eval scores it: corpus BLEU per length band, single reference, hypotheses and
+// references tokenized by the attention model's target tokenizer (tr.tokenize(text, {side:
+// 'target'}), run in its worker). Owns no DOM: the page draws from its progress reports.
+
+import { CorpusBleu } from '../lib/bleu.js';
+
+// Round-robin over the bands (one sentence of each band, then the next of each), so that the
+// curves fill in evenly from the first sentences on, and a run cancelled early still has a
+// point in every band instead of the short bands only.
+export function interleave(items, buckets) {
+  const queues = buckets.map((b) => items.filter((it) => it.bucket === b));
+  const out = [];
+  for (let k = 0; queues.some((q) => k < q.length); k++) for (const q of queues) if (k < q.length) out.push(q[k]);
+  return out;
+}
+
+export class BleuExperiment {
+  #clients; // {side: EngineClient}
+  #scorer; // the EngineClient whose model tokenizes for BLEU
+  #items;
+  #buckets;
+  #onProgress;
+  #stopped = false;
+  #t0 = 0;
+  #decoded = {}; // side -> [{text, ms}] in sample order
+  #bleu = {}; // side -> bucket -> CorpusBleu
+  #scored = 0;
+  #scoring = Promise.resolve();
+  #error = null;
+
+  // clients: {side: EngineClient} (loaded); scorer: one of them; items: [{bucket, en, fr}] in
+  // the order to run; onProgress({done, total, leftMs, elapsedMs}) after each scored sentence.
+  constructor({ clients, scorer, items, buckets, onProgress }) {
+    this.#clients = clients;
+    this.#scorer = scorer;
+    this.#items = items;
+    this.#buckets = buckets;
+    this.#onProgress = onProgress ?? (() => {});
+    for (const side of Object.keys(clients)) {
+      this.#decoded[side] = [];
+      this.#bleu[side] = Object.fromEntries(buckets.map((b) => [b, new CorpusBleu()]));
+    }
+  }
+
+  get total() {
+    return this.#items.length;
+  }
+
+  get done() {
+    return this.#scored;
+  }
+
+  // -> Promise<{status: 'done' | 'cancelled' | 'failed', done, ms, error?}>
+  async run() {
+    this.#t0 = performance.now();
+    const sides = Object.keys(this.#clients);
+    await Promise.all(sides.map((side) => this.#decode(side).catch((e) => this.#fail(e))));
+    if (!this.#stopped) await this.#scoring;
+    const ms = performance.now() - this.#t0;
+    if (this.#error) return { status: 'failed', done: this.#scored, ms, error: this.#error };
+    return { status: this.#scored === this.total ? 'done' : 'cancelled', done: this.#scored, ms };
+  }
+
+  // Stops dispatching and drops the sentences in flight; what was scored stays.
+  cancel() {
+    this.#stopped = true;
+    for (const client of Object.values(this.#clients)) client.cancel();
+  }
+
+  // Per side and band: {bleu: BLEU x 100 or null (no sentence yet), sentences}.
+  scores() {
+    return Object.fromEntries(Object.entries(this.#bleu).map(([side, byBucket]) => [side,
+      Object.fromEntries(this.#buckets.map((b) => {
+        const acc = byBucket[b];
+        return [b, { bleu: acc.sentences ? 100 * acc.score() : null, sentences: acc.sentences }];
+      }))]));
+  }
+
+  // Every decoded translation so far, per side, in run order (for checking the scores).
+  outputs() {
+    return Object.fromEntries(Object.entries(this.#decoded).map(([side, list]) => [side, list.map((d) => d.text)]));
+  }
+
+  // The first error stops both models: a sample scored by one model only is no result.
+  #fail(e) {
+    if (e?.name === 'AbortError' || this.#stopped) return;
+    this.#error = e;
+    this.cancel();
+  }
+
+  async #decode(side) {
+    const client = this.#clients[side];
+    const list = this.#decoded[side];
+    for (const item of this.#items) {
+      if (this.#stopped) return;
+      const { result } = await client.translate(item.en);
+      if (this.#stopped) return;
+      list.push({ text: result.text, ms: performance.now() - this.#t0 });
+      this.#queueScore();
+    }
+  }
+
+  // Scores, in order, each sentence that every model has translated; one at a time, so the
+  // sums grow in sample order whichever model is ahead.
+  #queueScore() {
+    this.#scoring = this.#scoring.then(async () => {
+      const sides = Object.keys(this.#decoded);
+      while (!this.#stopped && sides.every((side) => this.#decoded[side].length > this.#scored)) {
+        const k = this.#scored;
+        const item = this.#items[k];
+        const tokens = await this.#scorer.tokenize([item.fr, ...sides.map((side) => this.#decoded[side][k].text)], { side: 'target' });
+        if (this.#stopped) return;
+        sides.forEach((side, i) => this.#bleu[side][item.bucket].add(tokens[i + 1], [tokens[0]]));
+        this.#scored = k + 1;
+        this.#onProgress({ done: this.#scored, total: this.total, leftMs: this.#left(), elapsedMs: performance.now() - this.#t0 });
+      }
+    }).catch((e) => this.#fail(e));
+  }
+
+  // The slower model's pace so far, over the sentences it has left.
+  #left() {
+    const n = this.total;
+    let left = 0;
+    for (const list of Object.values(this.#decoded)) {
+      if (!list.length) return null;
+      left = Math.max(left, (list.at(-1).ms / list.length) * (n - list.length));
+    }
+    return left;
+  }
+}
