@@ -16,11 +16,15 @@
 //             model-a, default en-fr, and scaled-dot model-b, default en-fr-dot; names or URLs
 //             as for model), decoded in lockstep, with each one's scoring formula, parameter
 //             count, measured scoring time and attention entropy, the row where they differ
-//             most, and a self-attention illustration (widget/compare-mode.js). Any other
-//             value: the single figure. beam and panel do not apply to it.
+//             most, and a self-attention illustration (widget/compare-mode.js).
+//             bottleneck: why.html's figure, a model without attention (model-a, default
+//             en-fr-noattn) and its one fixed context vector c as a strip, beside one with
+//             attention (model-b, default en-fr) and its matrix, in lockstep
+//             (widget/bottleneck-mode.js). Any other value: the single figure. beam and
+//             panel do not apply to either.
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
-// done {text, result}, error {message}; in compare mode info, text and result are {a, b} and
-// step is {index, a, b} with {word, weights, end} or null for each.
+// done {text, result}, error {message}; in the two-model modes info, text and result are
+// {a, b} and step is {index, a, b} with {word, weights, end} or null for each.
 //
 // Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
 // web/lib already keeps one wasm instance per variant (loader.js) and one download per model
@@ -39,8 +43,8 @@ import { AttentionMatrix } from './ui/matrix.js';
 import { Player, SPEEDS_MS, syncControls } from './ui/player.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
-import { COMPARE_DEFAULTS, CompareMode } from './widget/compare-mode.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
+import { PAIR_MODES } from './widget/pair-modes.js';
 
 export { resolveWidgetModel };
 
@@ -103,7 +107,7 @@ export class AttentionTranslator extends HTMLElement {
   #sentence = null; // {text, beam, sourceTokens, result}
   #lastShown = null;
   #pending = false;
-  #compare = null; // the CompareMode, made on first use
+  #pairs = {}; // mode name -> its two-model mode (widget/pair-modes.js), made on first use
   state = 'idle';
 
   constructor() {
@@ -141,10 +145,11 @@ export class AttentionTranslator extends HTMLElement {
     e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
     e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
     e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.matrixRoot, e.legend, e.panelBox);
-    e.compareRoot = h('div', { class: 'compare-root', 'data-role': 'compare-root', hidden: true });
+    e.pairRoots = Object.fromEntries(Object.keys(PAIR_MODES).map((name) =>
+      [name, h('div', { class: 'compare-root', 'data-role': `${name}-root`, hidden: true })]));
     e.widget = h('div', { class: 'widget', part: 'widget', 'data-role': 'widget', 'data-state': 'idle' },
-      e.placeholder, e.error, e.form, e.figure, e.compareRoot, e.status);
-    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), e.widget);
+      e.placeholder, e.error, e.form, e.figure, Object.values(e.pairRoots), e.status);
+    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), css('ui/bottleneck.css'), e.widget);
 
     this.#player = new Player({ onChange: () => this.#render() });
     this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
@@ -189,9 +194,16 @@ export class AttentionTranslator extends HTMLElement {
     return v === 'none' || v === 'full' ? v : 'minimal';
   }
 
-  // Anything but the one known value keeps the single figure.
-  get #isCompare() {
-    return this.getAttribute('mode') === 'compare';
+  // A two-model mode's name; anything but a known value keeps the single figure.
+  get #pairName() {
+    const v = this.getAttribute('mode');
+    return v !== null && Object.hasOwn(PAIR_MODES, v) ? v : null;
+  }
+
+  // The two-model mode on show, once made.
+  get #pair() {
+    const name = this.#pairName;
+    return name ? this.#pairs[name] ?? null : null;
   }
 
   get #speedIndex() {
@@ -219,15 +231,15 @@ export class AttentionTranslator extends HTMLElement {
 
   disconnectedCallback() {
     this.#player.pause();
-    this.#compare?.view.player.pause();
+    for (const mode of Object.values(this.#pairs)) mode.view.player.pause();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (['controls', 'panel', 'lang', 'height', 'mode'].includes(name)) this.#layout();
-    if (name === 'speed') (this.#isCompare && this.#compare ? this.#compare.view.player : this.#player).setSpeed(this.#speedIndex);
+    if (name === 'speed') (this.#pair ? this.#pair.view.player : this.#player).setSpeed(this.#speedIndex);
     if (name === 'step' || name === 'autoplay') {
-      if (this.#isCompare) this.#compare?.applyStep(this.#compareSettings());
+      if (this.#pairName) this.#pair?.applyStep(this.#pairSettings());
       else this.#applyStep();
     }
     if (['model', 'text', 'beam', 'mode', 'model-a', 'model-b'].includes(name)) this.#update();
@@ -250,14 +262,16 @@ export class AttentionTranslator extends HTMLElement {
     e.form.hidden = mode !== 'full';
     for (const x of [e.first, e.last, e.speedLabel]) x.hidden = mode !== 'full';
     e.panelBox.hidden = !this.hasAttribute('panel');
-    const compare = this.#isCompare;
-    e.figure.hidden = compare;
-    e.compareRoot.hidden = !compare;
-    if (compare) e.form.hidden = true;
-    this.#compare?.setLang(this.#lang);
-    this.#compare?.setControls(mode);
+    const pair = this.#pairName;
+    e.figure.hidden = Boolean(pair);
+    for (const [name, root] of Object.entries(e.pairRoots)) root.hidden = name !== pair;
+    if (pair) e.form.hidden = true;
+    for (const m of Object.values(this.#pairs)) {
+      m.setLang(this.#lang);
+      m.setControls(mode);
+    }
     const height = cssLength(this.getAttribute('height'));
-    for (const el of [e.figure, e.compareRoot]) {
+    for (const el of [e.figure, ...Object.values(e.pairRoots)]) {
       if (height) el.style.setProperty('max-height', height);
       else el.style.removeProperty('max-height');
       el.classList.toggle('has-height', Boolean(height));
@@ -307,14 +321,16 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   async #run() {
-    if (this.#isCompare) {
+    const pair = this.#pairName;
+    for (const [name, m] of Object.entries(this.#pairs)) if (name !== pair) m.stop();
+    if (pair) {
       this.#player.pause();
       this.#sentence = null; // a single-view decode still running stops at its next step
-      this.#compareMode().run(Object.fromEntries(SIDES.map((s) =>
-        [s, resolveWidgetModel(this.getAttribute(`model-${s}`) || COMPARE_DEFAULTS[s])])), this.#compareSettings());
+      const { defaults } = PAIR_MODES[pair];
+      this.#pairMode(pair).run(Object.fromEntries(SIDES.map((s) =>
+        [s, resolveWidgetModel(this.getAttribute(`model-${s}`) || defaults[s])])), this.#pairSettings());
       return;
     }
-    this.#compare?.stop();
     const model = resolveWidgetModel(this.getAttribute('model'));
     const e = this.#el;
     if (!model) {
@@ -358,14 +374,14 @@ export class AttentionTranslator extends HTMLElement {
 
   #modelLabel = '';
 
-  #compareSettings() {
+  #pairSettings() {
     return { text: this.#text, step: this.#step, autoplay: this.hasAttribute('autoplay'), speed: this.#speedIndex };
   }
 
-  // The compare view borrows the element's placeholder, error box, status line and events.
-  #compareMode() {
+  // A two-model view borrows the element's placeholder, error box, status line and events.
+  #pairMode(name) {
     const e = this.#el;
-    this.#compare ??= new CompareMode(e.compareRoot, {
+    this.#pairs[name] ??= new PAIR_MODES[name].Mode(e.pairRoots[name], {
       element: this,
       parts: e,
       load: sharedTranslator,
@@ -374,7 +390,7 @@ export class AttentionTranslator extends HTMLElement {
       setState: (state) => this.#setState(state),
       showError: (message) => this.#showError(message),
     }, { lang: this.#lang, controls: this.#controlsMode });
-    return this.#compare;
+    return this.#pairs[name];
   }
 
 
@@ -513,7 +529,7 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   #renderStatus() {
-    if (this.#isCompare) return; // the compare view writes its own
+    if (this.#pairName) return; // a two-model view writes its own
     const t = this.#translator;
     if (!t) {
       this.#el.status.textContent = '';

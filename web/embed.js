@@ -3,7 +3,7 @@
 //
 // URL parameters (all data; copied into attributes with setAttribute, never into markup):
 //   model, model-a, model-b (a name, or a same-origin path, as on the page), text, step,
-//   controls, panel (1), autoplay (1), speed, lang, beam, height, mode (compare).
+//   controls, panel (1), autoplay (1), speed, lang, beam, height, mode (compare, bottleneck).
 //
 // Messages to the parent:  {type: 'attention-translator:height', height: <px>}
 //                          {type: 'attention-translator:event', event: 'ready'|'done'|'error'|'step', detail}

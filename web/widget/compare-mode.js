@@ -2,7 +2,8 @@
 // widget's shadow root. As in the single view, web/lib runs on the host page's main thread,
 // with the page-wide translators the widget shares per model URL; here two of them, whose
 // steps() iterators are advanced in lockstep (one await for both), so position k of the
-// figure is word k of each model as soon as both have computed it.
+// figure is word k of each model as soon as both have computed it. mode="bottleneck"
+// (bottleneck-mode.js) is this with another view and no scoring analysis.
 
 import { CompareView } from '../ui/compare-view.js';
 import { SIDES, isRow } from '../ui/lockstep.js';
@@ -17,10 +18,14 @@ export class CompareMode {
   #settings = null;
   #progress = {};
   #lastStep = null;
+  #analyse;
 
-  constructor(container, host, { lang, controls }) {
+  // View: the two-model view to draw (CompareView's interface); analyse: time each model's
+  // scoring and build the self-attention illustration once decoded.
+  constructor(container, host, { lang, controls }, { View = CompareView, analyse = true } = {}) {
     this.#host = host;
-    this.view = new CompareView(container, { lang, controls, onChange: (view) => this.#onMove(view) });
+    this.#analyse = analyse;
+    this.view = new View(container, { lang, controls, onChange: (view) => this.#onMove(view) });
   }
 
   #dispatch(name, detail) {
@@ -164,7 +169,7 @@ export class CompareMode {
       }
       // Timed once decoding is over, on this sentence, with each model's own kernels. Each
       // measurement blocks the host page for some tens of ms: let it paint between the two.
-      for (const s of SIDES) {
+      for (const s of this.#analyse ? SIDES : []) {
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (!live()) return;
         const info = tr[s].info();
@@ -173,12 +178,14 @@ export class CompareMode {
           selfAttention: info.scoring === 'scaled_dot' ? tr[s].selfAttention(text) : null,
         });
       }
-      view.analysisDone();
+      if (this.#analyse) view.analysisDone();
     } catch (err) {
       if (!live()) return;
       for (const s of SIDES) await its[s]?.return();
-      for (const s of SIDES) view.analysisFailed(s);
-      view.analysisDone();
+      if (this.#analyse) {
+        for (const s of SIDES) view.analysisFailed(s);
+        view.analysisDone();
+      }
       host.showError(host.explain(err));
       return;
     }
