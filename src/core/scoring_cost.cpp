@@ -52,11 +52,16 @@ Timed median_us(F call, double min_ms, int batches, Clock::time_point deadline) 
     took = batch_ms(call, calls);
   }
   double forecast = 0;  // ms the next batch will take
-  const auto resize = [&] {  // the batch size for 1.2 min_ms at the last batch's rate
-    const double want =
-        took > 0 ? std::ceil(double(calls) * 1.2 * min_ms / took) : double(kMaxCalls);
-    const long next = long(std::clamp(want, 1.0, double(kMaxCalls)));
-    forecast = took * double(next) / double(calls);
+  // The batch size for 1.2 min_ms at the last batch's rate, growing at most kMaxGrowth-fold at
+  // once. A browser's clock reads a batch shorter than its resolution (100 µs in Chrome) as 0
+  // ms, which happens when V8 tiers the wasm up under way; sizing from that 0 asked for 2^24
+  // calls at once, seconds to minutes of work, and the page's analysis never came back.
+  constexpr double kMaxGrowth = 64;
+  const auto resize = [&] {
+    const double rate_ms = took > 0 ? took / double(calls) : 0;  // 0: below the clock's resolution
+    const double want = rate_ms > 0 ? std::ceil(1.2 * min_ms / rate_ms) : double(calls) * kMaxGrowth;
+    const long next = long(std::clamp(std::min(want, double(calls) * kMaxGrowth), 1.0, double(kMaxCalls)));
+    forecast = rate_ms > 0 ? rate_ms * double(next) : 1.2 * min_ms;
     calls = next;
   };
   resize();
