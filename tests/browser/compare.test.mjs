@@ -232,6 +232,14 @@ describe('the comparison page', { timeout: 900_000 }, () => {
     assert.equal(shown.method, sa.method, 'the engine\'s own description');
     assert.match(shown.text, /illustration/i);
     assert.match(shown.text, /not part of the translator/);
+    // q = k = W_k h: the diagonal is large by construction, and the page says so beside it.
+    const diagonal = await page.$eval('[data-role="self-diagonal"]', (el) => ({ text: el.textContent, visible: el.checkVisibility() }));
+    assert.ok(diagonal.visible, 'the diagonal note is shown with the matrix');
+    assert.match(diagonal.text, /diagonal/);
+    assert.match(diagonal.text, /by construction/);
+    assert.match(diagonal.text, /W_q/);
+    await page.click('[data-role="lang"]');
+    assert.match(await page.textContent('[data-role="self-diagonal"]'), /对角线.*构造/);
     assertNoProblems(page);
     await page.close();
   });

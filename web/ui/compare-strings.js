@@ -57,6 +57,8 @@ const en = {
   selfNote:
     'An illustration of the mechanism, not part of the translator: the translator only attends from French words to English ones. Here one sentence attends to itself, each English token a query scoring every token of the same sentence; each row sums to 1.',
   selfMethod: 'How the queries and keys are formed, in the engine’s words:',
+  selfDiagonal:
+    'Read the diagonal with care: here the queries and the keys are the same vectors (qᵢ = kᵢ = W_k hᵢ), so a token’s score with itself is qᵢ · qᵢ = ‖W_k hᵢ‖², never negative and as a rule the largest in its row. The bright diagonal is large by construction; it says nothing about the sentence. A Transformer learns a separate W_q, and its tokens get no such head start.',
   selfNone: 'Self-attention needs a scaled-dot model; neither model here is one.',
   selfFailed: 'Not computed: the engine refused this sentence.',
   selfLabel: 'Self-attention matrix (illustration)',
@@ -117,6 +119,8 @@ const zh = {
   selfNote:
     '这只是机制的示意，不是翻译器的一部分：翻译器只会从法语词关注英文词。这里让一个句子关注它自身：每个英文词作为查询，给同一句中的每个词打分；每行之和为 1。',
   selfMethod: '查询向量和键向量的来历（引擎的原话）：',
+  selfDiagonal:
+    '看对角线时要小心：这里的查询向量和键向量是同一组向量（qᵢ = kᵢ = W_k hᵢ），所以一个词与它自己的分数是 qᵢ · qᵢ = ‖W_k hᵢ‖²，从不为负，通常是所在行中最大的。明亮的对角线是由这种构造决定的，与句子本身无关。Transformer 会另外学习一个 W_q，它的词不会这样天然占先。',
   selfNone: '自注意力需要缩放点积模型；这里的两个模型都不是。',
   selfFailed: '未计算：引擎拒绝了这个句子。',
   selfLabel: '自注意力矩阵（示意）',

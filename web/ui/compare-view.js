@@ -8,7 +8,8 @@
 // Automation hooks (stable): data-role="compare" on the root (data-position, data-playing,
 // data-finished); data-role="side" data-side="a"|"b" per model (data-scoring, data-rows,
 // data-current), each with a data-role="matrix"; data-role="tv" (data-row, data-tv) and rows
-// marked data-tv-max; data-role="self-attention" with its own matrix; the playback buttons
+// marked data-tv-max; data-role="self-attention" with its own matrix, its data-role="self-method"
+// and data-role="self-diagonal" (why the diagonal is bright); the playback buttons
 // first, step-back, play, step-forward, last.
 
 import { gradientCss } from './colormap.js';
@@ -48,10 +49,11 @@ export class CompareView {
     e.explainTitle = h('h3');
     e.explain = h('div', { class: 'bl-cmp-text' });
     this.#self = { title: h('h3'), note: h('p', { class: 'bl-cmp-note' }), methodLabel: h('p', { class: 'bl-cmp-note' }),
-      method: h('p', { class: 'bl-cmp-method', 'data-role': 'self-method' }), root: h('div'), data: null, pending: true };
+      method: h('p', { class: 'bl-cmp-method', 'data-role': 'self-method' }),
+      diagonal: h('p', { class: 'bl-cmp-note', 'data-role': 'self-diagonal' }), root: h('div'), data: null, pending: true };
     const self = this.#self;
     self.el = h('section', { class: 'bl-cmp-self', 'data-role': 'self-attention' },
-      self.title, self.note, self.methodLabel, self.method, self.root);
+      self.title, self.note, self.methodLabel, self.method, self.diagonal, self.root);
     self.matrix = new AttentionMatrix(self.root, { strings: STRINGS.en });
     e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.#pair.bar.element, e.tv, e.pair, e.legend,
       h('section', { class: 'bl-cmp-explain' }, e.explainTitle, e.explain), self.el);
@@ -94,6 +96,7 @@ export class CompareView {
     const self = this.#self;
     self.title.textContent = C.selfTitle;
     self.note.textContent = C.selfNote;
+    self.diagonal.textContent = C.selfDiagonal;
     self.matrix.setStrings({ ...S, matrixLabel: C.selfLabel, matrixDescription: (rows, cols) => C.selfDescription(cols),
       tableCaption: C.selfCaption, corner: C.selfCorner });
     for (const side of SIDES) this.#labelSide(side);
@@ -233,9 +236,11 @@ export class CompareView {
       self.method.textContent = '';
       self.matrix.reset([]);
       self.root.hidden = true;
+      self.diagonal.hidden = true;
       return;
     }
     self.root.hidden = false;
+    self.diagonal.hidden = false;
     self.methodLabel.textContent = C.selfMethod;
     self.method.textContent = data.method;
     self.matrix.reset(data.tokens);
