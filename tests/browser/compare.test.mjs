@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
-import { meanEntropyBits, mostDifferentRow } from '../../web/ui/attention-stats.js';
+import { differingRow, meanEntropyBits, peak, totalVariation } from '../../web/ui/attention-stats.js';
 import { COMPARE_FILES as FILES, COMPARE_NAMES as NAMES, ROOT, artifact, launch } from './helpers.mjs';
 
 const SENTENCE = 'The black cat is sleeping.';
@@ -195,16 +195,50 @@ describe('the comparison page', { timeout: 900_000 }, () => {
     const cost = await page.textContent('[data-side="a"] .bl-cmp-fact:nth-child(3)');
     assert.match(cost, /median/);
     assert.match(cost, /once per sentence/);
-    const best = mostDifferentRow(expected.a.attention, expected.b.attention);
+    const best = differingRow(expected.a.attention, expected.b.attention);
     const tv = await page.$eval('[data-role="tv"]', (el) => ({ row: Number(el.dataset.row), tv: Number(el.dataset.tv), text: el.textContent }));
     assert.equal(tv.row, best.row);
     assert.ok(Math.abs(tv.tv - best.tv) < 1e-12);
+    assert.ok(Math.abs(tv.tv - totalVariation(expected.a.attention[best.row], expected.b.attention[best.row])) < 1e-12);
     assert.match(tv.text, new RegExp(`Row ${best.row + 1}`));
     for (const side of ['a', 'b']) {
       const word = expected[side].targetTokens[best.row].replace('</s>', '⟨/s⟩');
       assert.ok(tv.text.includes(`“${word}”`), `the callout names ${side}'s word ${word}: ${tv.text}`);
       const rows = (await readSide(page, side)).rows;
       assert.deepEqual(rows.filter((r) => r.tvMax).map((r) => r.row), [best.row], `${side}: the row is marked`);
+    }
+    assertNoProblems(page);
+    await page.close();
+  });
+
+  // The callout must never describe two identical things: on "I have a black cat." both models
+  // write j' looking most at </s> (row 0), so it names the row where their peaks part, and
+  // while they agree on every row shown, it says that only the spread of the weights differs.
+  test('the TV callout names a row where the peaks differ, or says what differs when they agree', T, async () => {
+    const text = 'I have a black cat.';
+    const ra = ref.a.translate(text).attention;
+    const rb = ref.b.translate(text).attention;
+    const page = await browser.newPage();
+    await page.goto(`${browser.url}compare.html?a=${NAMES.a}&b=${NAMES.b}&text=${encodeURIComponent(text)}&step=0`);
+    await settled(page);
+    const callout = () => page.$eval('[data-role="tv"]', (el) => ({ row: Number(el.dataset.row), peaks: el.dataset.peaks, text: el.textContent }));
+    const n = Math.min(ra.length, rb.length);
+    for (let p = 0; p < n; p++) {
+      if (p > 0) await page.click('[data-role="step-forward"]');
+      const shown = await callout();
+      const agreeSoFar = ra.slice(0, p + 1).every((r, i) => peak(r) === peak(rb[i]));
+      if (agreeSoFar) {
+        assert.equal(shown.peaks, 'agree', `step ${p}: ${shown.text}`);
+        assert.match(shown.text, /in every row so far/, `step ${p}`);
+        assert.match(shown.text, /spread/, `step ${p}`);
+      } else {
+        assert.equal(shown.peaks, 'differ', `step ${p}: ${shown.text}`);
+        assert.notEqual(peak(ra[shown.row]), peak(rb[shown.row]), `step ${p}: row ${shown.row} has different peaks`);
+        const peaks = [...shown.text.matchAll(/looking most at “([^”]*)”/g)].map((m) => m[1]);
+        assert.equal(peaks.length, 2, shown.text);
+        assert.notEqual(peaks[0], peaks[1], `step ${p}: the two peaks named differ: ${shown.text}`);
+      }
+      assert.equal(shown.row, differingRow(ra.slice(0, p + 1), rb.slice(0, p + 1)).row, `step ${p}`);
     }
     assertNoProblems(page);
     await page.close();

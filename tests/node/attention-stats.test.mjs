@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { entropyBits, meanEntropyBits, mostDifferentRow, totalVariation } from '../../web/ui/attention-stats.js';
+import { differingRow, entropyBits, meanEntropyBits, mostDifferentRow, peak, totalVariation } from '../../web/ui/attention-stats.js';
 
 const close = (actual, expected, msg) => assert.ok(Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} vs ${expected}`);
 
@@ -82,5 +82,36 @@ describe('mostDifferentRow', () => {
     assert.deepEqual([r.row, r.tv], [0, 1]);
     assert.equal(mostDifferentRow([], [[1]]), null);
     assert.equal(mostDifferentRow([[1]], []), null);
+  });
+});
+
+describe('differingRow', () => {
+  test('the most different row among those whose peaks differ, even when another row differs more', () => {
+    // Row 1: both peak at column 0, TV 0.4. Row 2: peaks 1 and 2, TV 0.2.
+    const a = [[0.5, 0.5, 0], [0.9, 0.1, 0], [0.2, 0.45, 0.35]];
+    const b = [[0.5, 0.5, 0], [0.5, 0.1, 0.4], [0.2, 0.25, 0.55]];
+    const r = differingRow(a, b);
+    assert.equal(r.row, 2);
+    assert.equal(r.peaksDiffer, true);
+    assert.deepEqual(r.peaks, [1, 2]);
+    close(r.tv, 0.2);
+    assert.equal(mostDifferentRow(a, b).row, 1, 'TV alone would pick the row where both look at column 0');
+  });
+
+  test('when every row agrees on its peak: the largest TV, and the column with the largest gap', () => {
+    const a = [[0.6, 0.3, 0.1], [0.5, 0.1, 0.4]];
+    const b = [[0.6, 0.3, 0.1], [0.9, 0.05, 0.05]];
+    const r = differingRow(a, b);
+    assert.equal(r.row, 1);
+    assert.equal(r.peaksDiffer, false);
+    assert.deepEqual(r.peaks, [0, 0]);
+    assert.equal(r.gap, 0); // |0.5 - 0.9| = 0.4 beats |0.4 - 0.05| = 0.35
+    close(r.tv, 0.4);
+    assert.equal(differingRow([], [[1]]), null);
+  });
+
+  test('peak: the first of equal maxima', () => {
+    assert.equal(peak([0.25, 0.5, 0.25]), 1);
+    assert.equal(peak([0.5, 0.5]), 0);
   });
 });

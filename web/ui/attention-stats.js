@@ -45,3 +45,31 @@ export function mostDifferentRow(rowsA, rowsB) {
   }
   return { row: best, tv: all[best], all };
 }
+
+// The column a row looks at most (ties: the first).
+export function peak(row) {
+  let best = 0;
+  for (let j = 1; j < row.length; j++) if (row[j] > row[best]) best = j;
+  return best;
+}
+
+// The row the comparison view names, over the rows both models have. A row where both look
+// most at the same column would describe two identical things, so: the largest TV among the
+// rows whose peaks differ; when the peaks agree on every row, the largest TV overall, and
+// only the spread of the weights differs there. -> {row, tv, peaksDiffer, peaks: [a, b], gap}
+// (gap: the column whose two weights differ most), or null when they share no row. Ties go to
+// the earliest row.
+export function differingRow(rowsA, rowsB) {
+  const most = mostDifferentRow(rowsA, rowsB);
+  if (!most) return null;
+  let row = -1;
+  for (let i = 0; i < most.all.length; i++) {
+    if (peak(rowsA[i]) !== peak(rowsB[i]) && (row < 0 || most.all[i] > most.all[row])) row = i;
+  }
+  const peaksDiffer = row >= 0;
+  if (!peaksDiffer) row = most.row;
+  const [a, b] = [rowsA[row], rowsB[row]];
+  let gap = 0;
+  for (let j = 1; j < a.length; j++) if (Math.abs(a[j] - b[j]) > Math.abs(a[gap] - b[gap])) gap = j;
+  return { row, tv: most.all[row], peaksDiffer, peaks: [peak(a), peak(b)], gap };
+}

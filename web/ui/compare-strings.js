@@ -41,7 +41,14 @@ const en = {
   tv: (row, a, b, tv) =>
     `Row ${row + 1} (marked ◆): ${a.who} writes “${a.word}”, looking most at “${a.peak}”; ` +
     `${b.who} writes “${b.word}”, looking most at “${b.peak}”. ` +
-    `Total variation TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)} (0: the same weights, 1: no overlap).`,
+    `Of the rows where the two look most at different words, this one’s weights differ most: ` +
+    `total variation TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)} (0: the same weights, 1: no overlap).`,
+  // Both look most at the same word here, and in every row so far: the spread is what differs.
+  tvSpread: (row, a, b, gap, tv) =>
+    `Row ${row + 1} (marked ◆): ${a.who} writes “${a.word}” and ${b.who} “${b.word}”, both looking most at “${a.peak}”, ` +
+    `as the two do in every row so far. What differs is how they spread the weight: ${a.atPeak} against ${b.atPeak} on “${a.peak}”` +
+    `${gap === null ? '' : `, and the largest gap is on “${gap}”: ${a.atGap} against ${b.atGap}`}. ` +
+    `Total variation TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)} (0: the same weights, 1: no overlap), the largest of any row so far.`,
   tvNone: 'Step forward: the two matrices are compared row by row once both have a row.',
   tvColumns: 'The two models split this sentence into different columns, so their rows cannot be compared.',
   position: (i, n) => `step ${i} of ${n}`,
@@ -50,7 +57,7 @@ const en = {
   explain: [
     'Both translators have the same encoder and decoder: a bidirectional RNN reads the English sentence into one annotation hⱼ per word, and the decoder writes French one word at a time. At each step it scores every hⱼ against its previous state sᵢ₋₁, turns the scores into weights with a softmax (one row of the matrix, summing to 1), and mixes the annotations with those weights into the context it reads the next word from.',
     'Only the score differs. The additive score of Bahdanau et al. (2014) runs a small network for every source word: project both vectors, add, tanh, then weigh with v. The scaled dot product projects the state into a query and each annotation into a key and takes their dot product, divided by √A so that scores do not grow with the vector size.',
-    'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two models’ weights differ most.',
+    'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two models part most: of the rows where they look most at different words, the one whose weights differ most; while they look most at the same word in every row, the row whose weights differ most, and the callout says how they spread them.',
     'The bridge to the Transformer (Vaswani et al., 2017): keep the scaled dot product, drop the recurrent decoder, and apply the same score → softmax → mix by a sequence to itself. Every word then attends to every word of its own sentence: self-attention.',
   ],
   selfTitle: 'Self-attention: an illustration',
@@ -103,7 +110,13 @@ const zh = {
   tv: (row, a, b, tv) =>
     `第 ${row + 1} 行（标有 ◆）：${a.who}输出“${a.word}”，最关注“${a.peak}”；` +
     `${b.who}输出“${b.word}”，最关注“${b.peak}”。` +
+    `在两个模型最关注的词不同的各行中，这一行的权重差别最大：` +
     `总变差 TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)}（0：权重相同；1：完全不重叠）。`,
+  tvSpread: (row, a, b, gap, tv) =>
+    `第 ${row + 1} 行（标有 ◆）：${a.who}输出“${a.word}”，${b.who}输出“${b.word}”，两者都最关注“${a.peak}”；` +
+    `到目前为止的每一行，两者最关注的词都相同。不同的是权重的分布：“${a.peak}”上分别是 ${a.atPeak} 和 ${b.atPeak}` +
+    `${gap === null ? '' : `，差别最大的是“${gap}”：${a.atGap} 和 ${b.atGap}`}。` +
+    `总变差 TV = ½ Σⱼ |αᵢⱼ − βᵢⱼ| = ${tv.toFixed(3)}（0：权重相同；1：完全不重叠），是目前各行中最大的。`,
   tvNone: '向前播放：两个模型都有某一行之后，才能逐行比较。',
   tvColumns: '两个模型对这个句子的分词不同，列不一致，无法逐行比较。',
   position: (i, n) => `第 ${i} 步，共 ${n} 步`,
@@ -112,7 +125,7 @@ const zh = {
   explain: [
     '两个翻译器的编码器和解码器完全相同：双向 RNN 把英文句子读成每个词一个表示 hⱼ，解码器再逐词写出法语。每一步，解码器用上一步的状态 sᵢ₋₁ 给每个 hⱼ 打分，经 softmax 变成权重（矩阵中的一行，和为 1），再按这些权重把各个表示加权混合成上下文向量，用来生成下一个词。',
     '唯一的区别是打分函数。Bahdanau 等人（2014）的加性打分对每个源词运行一个小网络：分别投影两个向量、相加、取 tanh，再用 v 加权求和。缩放点积则把解码器状态投影成查询向量（query），把每个表示投影成键向量（key），取二者的点积并除以 √A，使分数不随向量维度增大而变大。',
-    '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两个模型权重差别最大的地方。',
+    '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两个模型分歧最大的地方：在两者最关注的词不同的各行中，权重差别最大的一行；如果每一行两者最关注的词都相同，就是权重差别最大的一行，说明文字会指出两者的权重分布有何不同。',
     '通往 Transformer（Vaswani 等，2017）的桥梁：保留缩放点积，去掉循环解码器，把同样的“打分 → softmax → 加权混合”用在一个序列自身上。于是句子中的每个词都关注同一句中的每个词：这就是自注意力。',
   ],
   selfTitle: '自注意力：示意',

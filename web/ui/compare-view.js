@@ -7,14 +7,15 @@
 //
 // Automation hooks (stable): data-role="compare" on the root (data-position, data-playing,
 // data-finished); data-role="side" data-side="a"|"b" per model (data-scoring, data-rows,
-// data-current), each with a data-role="matrix"; data-role="tv" (data-row, data-tv) and rows
+// data-current), each with a data-role="matrix"; data-role="tv" (data-row, data-tv, data-peaks
+// "differ" or "agree": whether the two models look most at different columns there) and rows
 // marked data-tv-max; data-role="self-attention" with its own matrix, its data-role="self-method"
 // and data-role="self-diagonal" (why the diagonal is bright); the playback buttons
 // first, step-back, play, step-forward, last.
 
 import { gradientCss } from './colormap.js';
-import { h, tokenLabel } from './dom.js';
-import { meanEntropyBits, mostDifferentRow } from './attention-stats.js';
+import { fmt, h, tokenLabel } from './dom.js';
+import { differingRow, meanEntropyBits } from './attention-stats.js';
 import { ModelFacts } from './compare-facts.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
 import { SIDES } from './lockstep.js';
@@ -200,7 +201,7 @@ export class CompareView {
     const C = this.#C;
     const e = this.#el;
     const comparable = a.columns.length === b.columns.length;
-    const best = comparable ? mostDifferentRow(rows.a.map((r) => r.weights), rows.b.map((r) => r.weights)) : null;
+    const best = comparable ? differingRow(rows.a.map((r) => r.weights), rows.b.map((r) => r.weights)) : null;
     for (const s of [a, b]) {
       for (const el of s.matrixRoot.querySelectorAll('[data-tv-max]')) el.removeAttribute('data-tv-max');
       if (best) s.matrixRoot.querySelector(`[data-role="matrix"] > [data-row="${best.row}"]`)?.setAttribute('data-tv-max', 'true');
@@ -208,21 +209,25 @@ export class CompareView {
     e.tv.hidden = a.columns.length === 0 && b.columns.length === 0;
     if (!best) {
       e.tvText.textContent = comparable ? C.tvNone : C.tvColumns;
-      delete e.tv.dataset.row;
-      delete e.tv.dataset.tv;
+      for (const k of ['row', 'tv', 'peaks']) delete e.tv.dataset[k];
       return;
     }
     const sameKind = a.model?.info.scoring === b.model?.info.scoring;
-    const describe = (s, r) => {
-      const w = r.weights;
-      let peak = 0;
-      for (let j = 1; j < w.length; j++) if (w[j] > w[peak]) peak = j;
-      const who = sameKind || !s.model ? s.model?.label ?? '' : C.who[s.model.info.scoring] ?? s.model.label;
-      return { who, word: tokenLabel(r.word), peak: tokenLabel(s.columns[peak] ?? '') };
-    };
-    e.tvText.textContent = C.tv(best.row, describe(a, rows.a[best.row]), describe(b, rows.b[best.row]), best.tv);
+    const column = (s, j) => tokenLabel(s.columns[j] ?? '');
+    const describe = (s, r, k) => ({
+      who: sameKind || !s.model ? s.model?.label ?? '' : C.who[s.model.info.scoring] ?? s.model.label,
+      word: tokenLabel(r.word),
+      peak: column(s, best.peaks[k]),
+      atPeak: fmt(r.weights[best.peaks[k]], 2),
+      atGap: fmt(r.weights[best.gap], 2),
+    });
+    const sides = [describe(a, rows.a[best.row], 0), describe(b, rows.b[best.row], 1)];
+    // Peaks that agree: say what differs (the spread), and where the weights part most.
+    const gap = best.peaksDiffer || best.gap === best.peaks[0] ? null : column(a, best.gap);
+    e.tvText.textContent = best.peaksDiffer ? C.tv(best.row, ...sides, best.tv) : C.tvSpread(best.row, ...sides, gap, best.tv);
     e.tv.dataset.row = String(best.row);
     e.tv.dataset.tv = String(best.tv);
+    e.tv.dataset.peaks = best.peaksDiffer ? 'differ' : 'agree';
   }
 
   #renderSelf() {
