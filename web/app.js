@@ -6,13 +6,15 @@ import { EngineClient } from './engine/client.js';
 import { EXAMPLES } from './app/examples.js';
 import { ForceMode } from './app/force.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
+import { wireExport } from './app/export-actions.js';
 import { applyStrings } from './app/i18n.js';
 import { inputCheck } from './app/input-check.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
+import { currentView, showView, wireViews } from './app/views.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
 import { fmt, h, pieces, tokenLabel } from './ui/dom.js';
-import { download, matrixSvg, svgToPng } from './ui/export.js';
+import { matrixSvg } from './ui/export.js';
 import { AttentionMatrix } from './ui/matrix.js';
 import { Player } from './ui/player.js';
 import { StepPanel } from './ui/step-panel.js';
@@ -431,25 +433,9 @@ function currentLink() {
     simd: params.simd,
     lang,
     force: force.active?.french ?? '',
+    speed: player.speed,
+    view: currentView(document),
   });
-}
-
-async function copyLink() {
-  const url = currentLink();
-  const note = $('permalink-note');
-  const field = $('permalink-field');
-  field.value = url;
-  try {
-    await navigator.clipboard.writeText(url);
-    note.textContent = S.copied;
-    field.hidden = true;
-  } catch {
-    // No clipboard permission: show the link, selected, for copying by hand.
-    note.textContent = S.copyFailed;
-    field.hidden = false;
-    field.focus();
-    field.select();
-  }
 }
 
 // ---- events ------------------------------------------------------------------------------
@@ -521,24 +507,8 @@ function wire() {
   $('first').addEventListener('click', () => player.first());
   $('last').addEventListener('click', () => player.last());
   $('speed').addEventListener('input', () => player.setSpeed(Number($('speed').value)));
-  for (const radio of document.querySelectorAll('input[name="view"]')) {
-    radio.addEventListener('change', () => {
-      const view = document.querySelector('input[name="view"]:checked').value;
-      for (const el of document.querySelectorAll('.view')) el.hidden = el.dataset.view !== view;
-      render();
-    });
-  }
-  $('export-svg').addEventListener('click', () => {
-    download(document.body, new Blob([currentSvg().source], { type: 'image/svg+xml' }), 'attention.svg');
-  });
-  $('export-png').addEventListener('click', async () => {
-    try {
-      download(document.body, await svgToPng(currentSvg()), 'attention.png');
-    } catch (e) {
-      showError(S.errorTitle, e.message);
-    }
-  });
-  $('permalink').addEventListener('click', copyLink);
+  wireViews(document, () => render());
+  wireExport($, { svg: currentSvg, link: currentLink, strings: () => S, error: (m) => showError(S.errorTitle, m) });
   $('lang').addEventListener('click', () => setLanguage(lang === 'zh' ? 'en' : 'zh'));
   $('legend-bar').style.background = gradientCss();
   // The lines view spreads the words over its width: redraw when that changes.
@@ -562,6 +532,8 @@ function start() {
   }
   input.value = params.text || saved;
   $('beam').value = String(params.beam);
+  showView(document, params.view);
+  if (params.speed !== null) player.setSpeed(params.speed);
   setLanguage(lang);
   render();
   loadModel();

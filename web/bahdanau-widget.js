@@ -40,7 +40,7 @@ import { h, pieces, tokenLabel } from './ui/dom.js';
 import { icon } from './ui/icons.js';
 import { SIDES } from './ui/lockstep.js';
 import { AttentionMatrix } from './ui/matrix.js';
-import { Player, SPEEDS_MS, syncControls } from './ui/player.js';
+import { DEFAULT_SPEED, Player, SPEED_NAMES, SPEEDS_MS, syncControls } from './ui/player.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
@@ -52,8 +52,6 @@ const HERE = new URL('.', import.meta.url);
 export const DEFAULT_TEXT = 'The black cat is sleeping.';
 export const MAX_TEXT = 2000;
 const MAX_BEAM = 8;
-// speed attribute (words per second) -> Player speed index (SPEEDS_MS = 1000, 500, 250, 100, 0 ms)
-const SPEED_NAMES = { 1: 0, 2: 1, 4: 2, 10: 3, instant: 4 };
 
 const WIDGET_STRINGS = {
   en: {
@@ -207,8 +205,9 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   get #speedIndex() {
-    const v = (this.getAttribute('speed') ?? '').trim();
-    return Object.hasOwn(SPEED_NAMES, v) ? SPEED_NAMES[v] : 2;
+    // words per second -> Player speed index (SPEEDS_MS = 1000, 500, 250, 100, 0 ms)
+    const i = SPEED_NAMES.indexOf((this.getAttribute('speed') ?? '').trim());
+    return i >= 0 ? i : DEFAULT_SPEED;
   }
 
   connectedCallback() {

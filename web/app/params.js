@@ -5,9 +5,13 @@
 //   beam   1..MAX_BEAM;  simd=0 forces the scalar engine;  lang=zh for Chinese captions
 //   force  a French translation to align to text (forced decoding), shown instead of the
 //          model's own (plain text, like text)
+//   speed  words per second: 1, 2, 4 (default), 10 or instant;  view=lines for the
+//          alignment lines instead of the matrix
 // compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
 // rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
+
+import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
 
 export const MODELS = {
   'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
@@ -61,7 +65,15 @@ export function readParams(location) {
     beam: int('beam', 1, MAX_BEAM) ?? 1,
     simd: q.get('simd') === '0' ? false : 'auto',
     lang: q.get('lang') === 'zh' ? 'zh' : 'en',
+    speed: speedParam(q.get('speed')),
+    view: q.get('view') === 'lines' ? 'lines' : 'matrix',
   };
+}
+
+// A Player speed index (ui/player.js) from its name, or null (the page's default) for anything else.
+function speedParam(v) {
+  const i = v === null ? -1 : SPEED_NAMES.indexOf(v);
+  return i >= 0 ? i : null;
 }
 
 const intParam = (q) => (name, lo, hi) => {
@@ -110,8 +122,8 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
 }
 
 // The permalink for what is on screen now: text, model and step always; the rest only when
-// they differ from the defaults, to keep links short.
-export function permalink(location, { text, model, step, beam, simd, lang, force = '' }) {
+// they differ from the defaults, to keep links short. speed is a Player speed index.
+export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix' }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -121,6 +133,8 @@ export function permalink(location, { text, model, step, beam, simd, lang, force
   if (simd === false) q.set('simd', '0');
   if (lang === 'zh') q.set('lang', 'zh');
   if (force) q.set('force', force);
+  if (speed !== DEFAULT_SPEED && SPEED_NAMES[speed]) q.set('speed', SPEED_NAMES[speed]);
+  if (view === 'lines') q.set('view', 'lines');
   url.search = q.toString();
   return url.href;
 }

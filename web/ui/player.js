@@ -8,6 +8,9 @@
 // Delay between words for each speed setting; 0 shows each step as soon as it arrives.
 export const SPEEDS_MS = [1000, 500, 250, 100, 0];
 export const DEFAULT_SPEED = 2;
+// The same settings by name, in words per second: the widget's speed attribute and the page's
+// speed= parameter.
+export const SPEED_NAMES = ['1', '2', '4', '10', 'instant'];
 
 export class Player {
   steps = [];
