@@ -5,7 +5,7 @@ export class EngineClient {
   #worker;
   #load = null; // {resolve, reject, onProgress}
   #job = null; // {id, resolve, reject, onStart, onStep}
-  #analyses = new Map(); // id -> {resolve, reject, kind}: independent of translations
+  #analyses = new Map(); // id -> {resolve, reject, kind}: one-shot requests, independent of translations
   #nextId = 1;
   #broken = null;
 
@@ -55,22 +55,33 @@ export class EngineClient {
   // -> Promise<align() result>: forced decoding of target (the user's French) after text.
   // Like analyze(), independent of translations.
   align(text, target) {
-    if (this.#broken) return Promise.reject(this.#broken);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#analyses.set(id, { resolve, reject, kind: 'alignment' });
-      this.#worker.postMessage({ type: 'align', id, text, target });
-    });
+    return this.#request('alignment', { type: 'align', text, target });
   }
 
   // -> Promise<string[][]>: each text's tokens, side 'source' or 'target' (translator.tokenize).
   // Like analyze(), independent of translations.
   tokenize(texts, { side = 'source' } = {}) {
+    return this.#request('tokens', { type: 'tokenize', texts, side });
+  }
+
+  // -> Promise<{sentences, tokens}>: text cut into sentences by the tokenizer's own rules
+  // (translator.splitSentences), and the number of source tokens of the whole text.
+  sentences(text) {
+    return this.#request('sentences', { type: 'sentences', text });
+  }
+
+  // -> Promise<translateBatch() result>: one translation (or {error}) per text, in order.
+  translateBatch(texts, { beam = 1 } = {}) {
+    return this.#request('batch', { type: 'batch', texts, beam });
+  }
+
+  // A one-shot request, answered by a message of type `kind` (or an error) with its id.
+  #request(kind, message) {
     if (this.#broken) return Promise.reject(this.#broken);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#analyses.set(id, { resolve, reject, kind: 'tokens' });
-      this.#worker.postMessage({ type: 'tokenize', id, texts, side });
+      this.#analyses.set(id, { resolve, reject, kind });
+      this.#worker.postMessage({ ...message, id });
     });
   }
 
@@ -95,8 +106,8 @@ export class EngineClient {
     if (analysis && (m.type === analysis.kind || m.type === 'error')) {
       this.#analyses.delete(m.id);
       if (m.type === 'error') analysis.reject(new Error(m.message));
-      else if (m.type === 'alignment' || m.type === 'tokens') analysis.resolve(m.result);
-      else analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
+      else if (m.type === 'analysis') analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
+      else analysis.resolve(m.result);
     } else if (m.type === 'progress') this.#load?.onProgress?.(m);
     else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));
     else if (m.type === 'error' && m.phase === 'load') {

@@ -8,12 +8,16 @@
 //               {type: 'analyze', id, text}   (for the comparison page)
 //               {type: 'align', id, text, target}   (forced decoding of the user's French)
 //               {type: 'tokenize', id, texts, side}   (the tokens BLEU is counted on)
+//               {type: 'sentences', id, text}   (a paragraph's sentences, and its token count)
+//               {type: 'batch', id, texts, beam}   (all the sentences of a paragraph)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
 //               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
 //               {type: 'analysis', id, info, scoringCost, selfAttention (null: additive)}
 //               {type: 'alignment', id, result}
 //               {type: 'tokens', id, result (one token list per text)}
+//               {type: 'sentences', id, result: {sentences, tokens}}
+//               {type: 'batch', id, result (translateBatch()'s: a result or {error} per text)}
 
 import { createTranslator } from '../lib/bahdanau.js';
 
@@ -101,37 +105,42 @@ function analyze({ id, text }) {
   }
 }
 
-// Forced decoding is one synchronous call: a sentence's rows cost about as much as translating it.
-function align({ id, text, target }) {
+// The one-shot requests below share this: no model, or a throw, answers with an error.
+function answer(data, type, compute) {
+  const { id } = data;
   if (!translator) {
-    post({ type: 'error', id, phase: 'align', message: 'no model is loaded' });
+    post({ type: 'error', id, phase: type, message: 'no model is loaded' });
     return;
   }
   try {
-    post({ type: 'alignment', id, result: translator.align(text, target) });
+    post({ type, id, result: compute(data) });
   } catch (e) {
-    post({ type: 'error', id, phase: 'align', message: e.message });
+    post({ type: 'error', id, phase: type, message: e.message });
   }
 }
 
+// Forced decoding is one synchronous call: a sentence's rows cost about as much as translating it.
+const align = (data) => answer(data, 'alignment', ({ text, target }) => translator.align(text, target));
+
 // Several texts in one message: why.html's experiment tokenizes a hypothesis per model and the
 // reference of each sentence it scores.
-function tokenize({ id, texts, side }) {
-  if (!translator) {
-    post({ type: 'error', id, phase: 'tokenize', message: 'no model is loaded' });
-    return;
-  }
-  try {
-    post({ type: 'tokens', id, result: texts.map((t) => translator.tokenize(t, { side })) });
-  } catch (e) {
-    post({ type: 'error', id, phase: 'tokenize', message: e.message });
-  }
-}
+const tokenize = (data) => answer(data, 'tokens', ({ texts, side }) => texts.map((t) => translator.tokenize(t, { side })));
+
+// A paragraph, cut by the tokenizer's own sentence ends, and its length in the model's tokens:
+// the page translates sentence by sentence when the whole is longer than the model reads.
+const sentences = (data) => answer(data, 'sentences', ({ text }) =>
+  ({ sentences: translator.splitSentences(text), tokens: translator.tokenize(text).length }));
+
+// Sentences translated together (greedy decoding runs them as one batch): the whole of a
+// paragraph's translation, asked for once the sentence on show has decoded.
+const batch = (data) => answer(data, 'batch', ({ texts, beam }) => translator.translateBatch(texts, { beam }));
 
 self.onmessage = ({ data }) => {
   if (data.type === 'load') load(data);
   else if (data.type === 'align') align(data);
   else if (data.type === 'tokenize') tokenize(data);
+  else if (data.type === 'sentences') sentences(data);
+  else if (data.type === 'batch') batch(data);
   else if (data.type === 'translate') translate(data);
   else if (data.type === 'analyze') analyze(data);
   else if (data.type === 'cancel' && active === data.id) active = 0;
