@@ -9,6 +9,7 @@ import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { wireExport } from './app/export-actions.js';
 import { applyStrings } from './app/i18n.js';
 import { inputCheck } from './app/input-check.js';
+import { Paragraph } from './app/paragraph.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { currentView, showView, wireViews } from './app/views.js';
 import { AlignmentView } from './ui/alignment.js';
@@ -33,6 +34,7 @@ let engine = null; // {info, engine} once loaded
 let sentence = null; // {text, beam, sourceTokens, result, msPerWord, pieces}
 let pendingStep = params.step; // from a permalink: stop there once decoded
 let pendingForce = params.force; // from a permalink: align this French once decoded
+let pendingSentence = params.sentence; // from a permalink: the sentence of a paragraph on show
 let queued = Boolean(params.text); // translate as soon as the model is ready
 let lastPanelStep; // the step the panel shows; undefined forces a redraw (empty state too)
 let hover = null; // {row, col}
@@ -53,6 +55,16 @@ const force = new ForceMode(
     error: (message) => showError(S.errorForce, message),
   },
 );
+// Text longer than the model reads, in sentences (app/paragraph.js): a tab shows one of them.
+const paragraph = new Paragraph($('paragraph'), {
+  strings: S,
+  panel: $('sentence-panel'),
+  onSelect: () => {
+    pendingStep = null;
+    pendingForce = '';
+    decode(paragraph.sentence, paragraph.beam);
+  },
+});
 
 // ---- state and errors --------------------------------------------------------------------
 
@@ -143,7 +155,17 @@ async function translate() {
     return;
   }
   hideError();
+  setState('decoding');
   const beam = beamWidth();
+  const source = await paragraph.open(client, text, { beam, maxSrcLen: engine.info.maxSrcLen, sentence: pendingSentence });
+  if (source === null) return; // another translation was asked for meanwhile
+  pendingSentence = null;
+  await decode(source, beam);
+}
+
+// One sentence, decoded word by word: the whole text, or the sentence of a paragraph on show.
+async function decode(text, beam) {
+  hideError();
   sentence = { text, beam, sourceTokens: [], result: null, msPerWord: null, pieces: null };
   const mine = sentence;
   force.clear();
@@ -200,6 +222,7 @@ async function translate() {
     setState(engine ? 'ready' : 'error');
     showError(S.errorTranslate, e.message);
   }
+  paragraph.fill(client);
 }
 
 // Forced decoding: the user's French, aligned by the model, in place of its own rows. Each row
@@ -397,6 +420,7 @@ function setLanguage(next) {
   lines.setStrings(S);
   panel.setStrings(S);
   force.setStrings(S);
+  paragraph.setStrings(S);
   renderControls();
   renderStatus();
   renderInputNote();
@@ -426,7 +450,7 @@ function currentSvg() {
 
 function currentLink() {
   return permalink(location, {
-    text: sentence?.text ?? input.value,
+    text: paragraph.active ? paragraph.text : sentence?.text ?? input.value,
     model: params.model.name,
     step: player.position >= 0 ? player.position : null,
     beam: sentence?.beam ?? beamWidth(),
@@ -435,6 +459,7 @@ function currentLink() {
     force: force.active?.french ?? '',
     speed: player.speed,
     view: currentView(document),
+    sentence: paragraph.active ? paragraph.selected + 1 : null,
   });
 }
 

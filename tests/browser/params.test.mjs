@@ -57,9 +57,9 @@ test('a permalink reads back as the view it was made from', () => {
   assert.ok(Object.keys(MODELS).includes('en-fr'));
 });
 
-test('speed= takes the widget\'s names and view= only lines; a permalink keeps both', () => {
-  const q = readParams(at('?speed=10&view=lines'));
-  assert.deepEqual([q.speed, q.view], [3, 'lines']);
+test('speed= takes the widget\'s names and view= only lines; a permalink keeps both, and sentence=', () => {
+  const q = readParams(at('?speed=10&view=lines&sentence=3'));
+  assert.deepEqual([q.speed, q.view, q.sentence], [3, 'lines', 3]);
   assert.equal(readParams(at('?speed=instant')).speed, 4);
   for (const bad of ['?speed=3', '?speed=fast', '?speed=%201', '?speed=constructor', '?speed=']) {
     assert.equal(readParams(at(bad)).speed, null, bad);
@@ -67,10 +67,13 @@ test('speed= takes the widget\'s names and view= only lines; a permalink keeps b
   for (const bad of ['?view=matrix', '?view=LINES', '?view=', '?view=__proto__']) {
     assert.equal(readParams(at(bad)).view, 'matrix', bad);
   }
-  const view = { text: 'One. Two.', model: 'en-fr', step: 1, beam: 1, simd: 'auto', lang: 'en', speed: 0, view: 'lines' };
+  for (const bad of ['?sentence=0', '?sentence=-1', '?sentence=1.5', '?sentence=10000', '?sentence=x']) {
+    assert.equal(readParams(at(bad)).sentence, null, bad);
+  }
+  const view = { text: 'One. Two.', model: 'en-fr', step: 1, beam: 1, simd: 'auto', lang: 'en', speed: 0, view: 'lines', sentence: 2 };
   const back = readParams(new URL(permalink(at(''), view)));
-  assert.deepEqual([back.speed, back.view], [0, 'lines']);
+  assert.deepEqual([back.speed, back.view, back.sentence], [0, 'lines', 2]);
   // The defaults stay out of the link.
-  const plain = new URL(permalink(at(''), { ...view, speed: 2, view: 'matrix' }));
-  assert.deepEqual(['speed', 'view'].map((k) => plain.searchParams.get(k)), [null, null]);
+  const plain = new URL(permalink(at(''), { ...view, speed: 2, view: 'matrix', sentence: null }));
+  assert.deepEqual(['speed', 'view', 'sentence'].map((k) => plain.searchParams.get(k)), [null, null, null]);
 });

@@ -7,6 +7,8 @@
 //          model's own (plain text, like text)
 //   speed  words per second: 1, 2, 4 (default), 10 or instant;  view=lines for the
 //          alignment lines instead of the matrix
+//   sentence  text longer than the model reads is translated sentence by sentence: the one
+//          shown, from 1 (step and force then belong to that sentence)
 // compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
 // rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
@@ -67,6 +69,7 @@ export function readParams(location) {
     lang: q.get('lang') === 'zh' ? 'zh' : 'en',
     speed: speedParam(q.get('speed')),
     view: q.get('view') === 'lines' ? 'lines' : 'matrix',
+    sentence: int('sentence', 1, 1000),
   };
 }
 
@@ -122,8 +125,9 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
 }
 
 // The permalink for what is on screen now: text, model and step always; the rest only when
-// they differ from the defaults, to keep links short. speed is a Player speed index.
-export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix' }) {
+// they differ from the defaults, to keep links short. speed is a Player speed index, sentence
+// counts from 1 (null: the text is one sentence).
+export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -135,6 +139,7 @@ export function permalink(location, { text, model, step, beam, simd, lang, force
   if (force) q.set('force', force);
   if (speed !== DEFAULT_SPEED && SPEED_NAMES[speed]) q.set('speed', SPEED_NAMES[speed]);
   if (view === 'lines') q.set('view', 'lines');
+  if (sentence !== null && sentence >= 1) q.set('sentence', String(sentence));
   url.search = q.toString();
   return url.href;
 }

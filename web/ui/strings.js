@@ -48,6 +48,13 @@ const en = {
   hypScore: 'log-prob',
   hypNorm: 'per word',
   hypUnfinished: 'cut at the length limit',
+  // a paragraph: text longer than the model reads, translated sentence by sentence
+  sentenceTabs: 'Sentences',
+  sentenceTab: (k, n) => `Sentence ${k} of ${n}`,
+  paragraphNote: (tokens, max, n) =>
+    `This text is ${tokens} tokens long and the model reads at most ${max} at once, so it is translated as ${n} sentences, one at a time. Pick a sentence to see its matrix.`,
+  paragraphTranslation: 'Whole translation',
+  sentenceFailed: (k) => `[sentence ${k} could not be translated]`,
   // forced decoding ("Or type your own French")
   forceLabel: 'Or type your own French',
   forceSubmit: 'Align',
@@ -169,6 +176,12 @@ const zh = {
   hypScore: '对数概率',
   hypNorm: '平均每词',
   hypUnfinished: '达到长度上限而截断',
+  sentenceTabs: '句子',
+  sentenceTab: (k, n) => `第 ${k} 句，共 ${n} 句`,
+  paragraphNote: (tokens, max, n) =>
+    `这段文字有 ${tokens} 个词元，而模型一次最多读 ${max} 个，所以把它分成 ${n} 个句子逐句翻译。选择一个句子即可查看它的矩阵。`,
+  paragraphTranslation: '全文译文',
+  sentenceFailed: (k) => `［第 ${k} 句无法翻译］`,
   forceLabel: '或者输入你自己的法语译文',
   forceSubmit: '对齐',
   forceHint: '模型不再自行选词，而是逐词读入你的译文：看它为你的每个词注视哪里，以及它认为每个词有多大可能。',
