@@ -12,6 +12,9 @@
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel
 //   lang      en | zh (captions)                      beam      1..8 (default 1)
 //   height    a CSS length (400px, 30rem, 60vh): the figure scrolls inside it
+//   split-sentences   a text of several sentences (a paragraph, longer than the model reads)
+//             is translated one sentence at a time: a row of sentence tabs picks the one shown
+//   sentence  with split-sentences, the sentence shown first, from 1 (default 1)
 //   mode      compare: two models' matrices side by side on the same sentence (additive
 //             model-a, default en-fr, and scaled-dot model-b, default en-fr-dot; names or URLs
 //             as for model), decoded in lockstep, with each one's scoring formula, parameter
@@ -23,8 +26,9 @@
 //             (widget/bottleneck-mode.js). Any other value: the single figure. beam and
 //             panel do not apply to either.
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
-// done {text, result}, error {message}; in the two-model modes info, text and result are
-// {a, b} and step is {index, a, b} with {word, weights, end} or null for each.
+// done {text, result, sentence (split-sentences: its number, from 1; else null)}, error
+// {message}; in the two-model modes info, text and result are {a, b} and step is
+// {index, a, b} with {word, weights, end} or null for each.
 //
 // Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
 // web/lib already keeps one wasm instance per variant (loader.js) and one download per model
@@ -44,6 +48,7 @@ import { DEFAULT_SPEED, Player, SPEED_NAMES, SPEEDS_MS, syncControls } from './u
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
+import { SentenceTabs } from './ui/sentence-tabs.js';
 import { PAIR_MODES } from './widget/pair-modes.js';
 
 export { resolveWidgetModel };
@@ -90,12 +95,13 @@ function cssLength(value) {
 
 export class AttentionTranslator extends HTMLElement {
   static observedAttributes = ['model', 'text', 'autoplay', 'speed', 'step', 'controls', 'panel', 'lang', 'beam', 'height',
-    'mode', 'model-a', 'model-b'];
+    'mode', 'model-a', 'model-b', 'split-sentences', 'sentence'];
 
   #root;
   #el = {}; // parts of the shadow tree, by data-role
   #matrix;
   #panel;
+  #tabs; // split-sentences: one tab per sentence
   #player;
   #observer = null;
   #visible = false;
@@ -143,15 +149,17 @@ export class AttentionTranslator extends HTMLElement {
     e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
     e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
     e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.matrixRoot, e.legend, e.panelBox);
+    e.tabs = h('div', { 'data-role': 'sentence-tabs' });
     e.pairRoots = Object.fromEntries(Object.keys(PAIR_MODES).map((name) =>
       [name, h('div', { class: 'compare-root', 'data-role': `${name}-root`, hidden: true })]));
     e.widget = h('div', { class: 'widget', part: 'widget', 'data-role': 'widget', 'data-state': 'idle' },
-      e.placeholder, e.error, e.form, e.figure, Object.values(e.pairRoots), e.status);
+      e.placeholder, e.error, e.form, e.tabs, e.figure, Object.values(e.pairRoots), e.status);
     this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), css('ui/bottleneck.css'), e.widget);
 
     this.#player = new Player({ onChange: () => this.#render() });
     this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
     this.#panel = new StepPanel(e.panelRoot, { strings: this.#S });
+    this.#tabs = new SentenceTabs(e.tabs, { strings: this.#S, panel: e.figure, onSelect: (k) => this.#translate(this.#tabs.sentences[k]) });
     e.play.addEventListener('click', () => this.#player.toggle());
     e.back.addEventListener('click', () => this.#player.back());
     e.forward.addEventListener('click', () => this.#player.forward());
@@ -241,7 +249,7 @@ export class AttentionTranslator extends HTMLElement {
       if (this.#pairName) this.#pair?.applyStep(this.#pairSettings());
       else this.#applyStep();
     }
-    if (['model', 'text', 'beam', 'mode', 'model-a', 'model-b'].includes(name)) this.#update();
+    if (['model', 'text', 'beam', 'mode', 'model-a', 'model-b', 'split-sentences', 'sentence'].includes(name)) this.#update();
   }
 
   // The element's own API, for authors who script it.
@@ -287,6 +295,7 @@ export class AttentionTranslator extends HTMLElement {
     this.#root.querySelector('[data-role="legend-label"]').textContent = S.legend;
     this.#matrix.setStrings(S);
     this.#panel.setStrings(S);
+    this.#tabs.setStrings(S);
     if (!this.#translator && this.state === 'idle') e.progressLabel.textContent = this.#W.waiting;
     this.#renderControls();
     this.#renderStatus();
@@ -323,6 +332,7 @@ export class AttentionTranslator extends HTMLElement {
     const pair = this.#pairName;
     for (const [name, m] of Object.entries(this.#pairs)) if (name !== pair) m.stop();
     if (pair) {
+      this.#tabs.set([]);
       this.#player.pause();
       this.#sentence = null; // a single-view decode still running stops at its next step
       const { defaults } = PAIR_MODES[pair];
@@ -368,7 +378,24 @@ export class AttentionTranslator extends HTMLElement {
       this.#setState('ready');
       this.dispatchEvent(new CustomEvent('ready', { detail: { info: translator.info(), engine: translator.engine } }));
     }
-    this.#translate(this.#text);
+    this.#start();
+  }
+
+  // The text, or with split-sentences and more than one sentence in it (cut by the core's
+  // tokenizer, translator.splitSentences()), its sentence `sentence` behind a row of tabs.
+  #start() {
+    const text = this.#text;
+    let sentences = [];
+    if (this.hasAttribute('split-sentences')) {
+      try {
+        sentences = this.#translator.splitSentences(text);
+      } catch {
+        // Translating the whole text shows what is wrong with it.
+      }
+    }
+    if (sentences.length < 2) sentences = [];
+    const k = this.#tabs.set(sentences, (int(this.getAttribute('sentence'), 1, 1000) ?? 1) - 1);
+    this.#translate(sentences.length ? sentences[k] : text);
   }
 
   #modelLabel = '';
@@ -406,7 +433,7 @@ export class AttentionTranslator extends HTMLElement {
     if (!translator) return;
     const beam = this.#beam;
     e.error.hidden = true;
-    if (e.input !== this.#root.activeElement) e.input.value = text;
+    if (e.input !== this.#root.activeElement) e.input.value = this.#text;
     const mine = { text, beam, sourceTokens: [], result: null };
     this.#sentence = mine;
     this.#lastShown = null;
@@ -450,7 +477,8 @@ export class AttentionTranslator extends HTMLElement {
       this.#player.finish();
       this.#setState('done');
       this.#applyStep();
-      this.dispatchEvent(new CustomEvent('done', { detail: { text: result.text, result } }));
+      const sentence = this.#tabs.count ? this.#tabs.selected + 1 : null; // with split-sentences
+      this.dispatchEvent(new CustomEvent('done', { detail: { text: result.text, result, sentence } }));
     } catch (err) {
       if (this.#sentence !== mine) return;
       this.#player.finish();
