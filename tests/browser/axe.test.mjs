@@ -32,7 +32,10 @@ for (const [file, query, ready] of PAGES) {
       const page = await browser.newPage();
       await page.goto(`${browser.url}${file}${query(lang)}`);
       await page.waitForSelector(ready, { timeout: 90_000 });
-      await page.waitForFunction(() => document.getAnimations().length === 0);
+      // Rows fade in, also inside the widgets' shadow roots, which document.getAnimations()
+      // leaves out (a row caught mid-fade fails colour contrast).
+      await page.waitForFunction(() => [document, ...[...document.querySelectorAll('attention-translator')]
+        .map((el) => el.shadowRoot)].every((root) => !root || root.getAnimations().length === 0));
       // (axe applies inline styles, which the pages' CSP refuses and logs: not the page's.)
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () =>
