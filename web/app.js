@@ -3,7 +3,7 @@
 // a number that is drawn: every weight, score and probability comes from the engine's steps.
 
 import { EngineClient } from './engine/client.js';
-import { EXAMPLES } from './app/examples.js';
+import { EXAMPLES, titleExamples } from './app/examples.js';
 import { ForceMode } from './app/force.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { wireExport } from './app/export-actions.js';
@@ -366,8 +366,8 @@ function renderStatus() {
   const { info, engine: eng } = engine;
   const reason = params.simd === false ? 'forced by ?simd=0' : eng.reason;
   const parts = [
-    `${S.engine}: ${eng.variant} (${reason})`,
-    `${params.model.label}: ${bytes(info.fileBytes)}, ${info.dtype}, ${count(info.numParams)} params, ${info.scoring} attention`,
+    `${S.engine}: ${S.engineUsed(eng.variant, reason)}`,
+    `${S.modelLabel(params.model.label)}: ${bytes(info.fileBytes)}, ${info.dtype}, ${S.paramCount(info.numParams)}, ${S.scoringKind(info.scoring)}`,
   ];
   if (sentence?.msPerWord != null) parts.push(`${sentence.msPerWord.toFixed(2)} ${S.msPerWord}`);
   el.textContent = parts.join(' · ');
@@ -385,10 +385,6 @@ function renderInputNote() {
 
 function bytes(n) {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} kB`;
-}
-
-function count(n) {
-  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`;
 }
 
 // One pair highlighted everywhere: the two sentences, the other view, the step panel.
@@ -416,6 +412,7 @@ function setLanguage(next) {
   btn.textContent = S.language;
   btn.setAttribute('lang', lang === 'zh' ? LANG_TAGS.en : LANG_TAGS.zh);
   btn.title = S.languageLabel;
+  titleExamples($('examples'), EXAMPLES, lang);
   matrix.setStrings(S);
   lines.setStrings(S);
   panel.setStrings(S);

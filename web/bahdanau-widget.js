@@ -563,7 +563,8 @@ export class AttentionTranslator extends HTMLElement {
       return;
     }
     const info = t.info();
-    this.#el.status.textContent = `${this.#modelLabel} · ${t.engine.variant} · ${info.scoring} attention`;
+    const S = this.#S;
+    this.#el.status.textContent = `${S.modelLabel(this.#modelLabel)} · ${S.variantName(t.engine.variant)} · ${S.scoringKind(info.scoring)}`;
     this.#el.status.dataset.variant = t.engine.variant;
   }
 }

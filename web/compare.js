@@ -4,7 +4,7 @@
 
 import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
-import { COMPARE_EXAMPLES } from './app/examples.js';
+import { COMPARE_EXAMPLES, titleExamples } from './app/examples.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { readCompareParams } from './app/params.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
@@ -103,7 +103,7 @@ async function compare() {
 
 function renderStatus() {
   const el = $('status');
-  el.textContent = pair.status(S, params, { simd: params.simd, kind: (info) => `${info.scoring} attention` });
+  el.textContent = pair.status(S, params, { simd: params.simd, kind: (info) => S.scoringKind(info.scoring) });
   if (pair.ready) el.dataset.variant = engines.a.engine.variant;
 }
 
@@ -112,6 +112,7 @@ function setLanguage(next) {
   S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
   applyStrings(document, S, lang);
   labelLangToggle($('lang'), S, lang);
+  titleExamples($('examples'), COMPARE_EXAMPLES, lang);
   updateBackLink();
   view.setLang(lang);
   renderStatus();

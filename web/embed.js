@@ -41,6 +41,16 @@ for (const name of SETTABLE) {
 }
 (document.querySelector('main') ?? document.body).append(el);
 
+// The frame's heading (for screen readers) and its language follow the figure's lang.
+const HEADINGS = { en: 'bahdanau-live: an attention figure, decoded word by word', zh: 'bahdanau-live：逐词解码的注意力图' };
+function frameLanguage() {
+  const lang = el.getAttribute('lang') === 'zh' ? 'zh' : 'en';
+  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+  const heading = document.querySelector('h1');
+  if (heading) heading.textContent = HEADINGS[lang];
+}
+frameLanguage();
+
 const parentWindow = window.parent !== window ? window.parent : null;
 const post = (msg) => parentWindow?.postMessage(msg, '*'); // nothing secret: a height, a state
 
@@ -73,4 +83,5 @@ window.addEventListener('message', (e) => {
     else if (v === true) el.setAttribute(name, '');
     else if (typeof v === 'string' || typeof v === 'number') el.setAttribute(name, String(v).slice(0, 2000));
   }
+  frameLanguage();
 });

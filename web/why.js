@@ -80,7 +80,7 @@ async function loadData() {
   }
   chart.setData(data.bleu);
   runChart.setData(data.bleu);
-  $('attribution').textContent = data.sample.attribution;
+
   if (!params.text) input.value = defaultItem()?.en ?? '';
   renderText();
   setState(app.dataset.state);
@@ -233,6 +233,7 @@ function renderText() {
     $('chart-command').textContent = bleu.command;
   }
   if (sample) {
+    $('attribution').textContent = S.sampleSource(sample.attribution);
     $('run-intro').textContent = S.runIntro(sample.items.length, sample.per_bucket, MEASURED);
     $('run-note').textContent = S.runNote(sample.per_bucket);
   }

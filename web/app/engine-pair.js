@@ -41,7 +41,7 @@ export class EnginePair {
   }
 
   // The status line: the engine variant and why it was chosen, then each model's size, dtype
-  // and kind (kind(info) in the page's words); '—' until both are loaded.
+  // and kind (kind(info) in the page's words), in S's language; '—' until both are loaded.
   status(S, models, { simd, kind }) {
     if (!this.ready) return `${S.engine}: —`;
     const { engine } = this.engines.a;
@@ -49,9 +49,9 @@ export class EnginePair {
     const each = SIDES.map((s) => {
       const { info } = this.engines[s];
       const size = info.fileBytes >= 1e6 ? `${(info.fileBytes / 1e6).toFixed(1)} MB` : `${(info.fileBytes / 1e3).toFixed(1)} kB`;
-      return `${models[s].label}: ${size}, ${info.dtype}, ${kind(info)}`;
+      return `${S.modelLabel(models[s].label)}: ${size}, ${info.dtype}, ${kind(info)}`;
     });
-    return [`${S.engine}: ${engine.variant} (${reason})`, ...each].join(' · ');
+    return [`${S.engine}: ${S.engineUsed(engine.variant, reason)}`, ...each].join(' · ');
   }
 
   #downloaded() {

@@ -1,29 +1,42 @@
-// Example sentences, each chosen (on the shipped model) to show something about attention.
+// Example sentences, each chosen (on the shipped model) to show something about attention; why
+// is the chip's tooltip, zh the same in Chinese (French words quoted).
 export const EXAMPLES = [
-  { text: 'The black cat is sleeping.', why: 'the adjective moves after the noun: le chat noir' },
-  { text: 'I bought a red car.', why: 'the adjective moves after the noun: une voiture rouge' },
-  { text: 'Where is my black umbrella?', why: 'a question, and the adjective moves after the noun' },
-  { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison' },
-  { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas' },
-  { text: 'Are you hungry?', why: 'a question whose words do not match one to one: as-tu faim ?' },
-  { text: 'My name is Kowalski.', why: 'an unknown name, copied through attention from the source word it looks at' },
+  { text: 'The black cat is sleeping.', why: 'the adjective moves after the noun: le chat noir', zh: '形容词移到名词之后：“le chat noir”' },
+  { text: 'I bought a red car.', why: 'the adjective moves after the noun: une voiture rouge', zh: '形容词移到名词之后：“une voiture rouge”' },
+  { text: 'Where is my black umbrella?', why: 'a question, and the adjective moves after the noun', zh: '一个问句，形容词同样移到名词之后' },
+  { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison', zh: '形容词留在名词之前：“une petite maison”' },
+  { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas', zh: '否定词分在动词两边：“ne … pas”' },
+  { text: 'Are you hungry?', why: 'a question whose words do not match one to one: as-tu faim ?', zh: '词与词无法一一对应的问句：“as-tu faim ?”' },
+  { text: 'My name is Kowalski.', why: 'an unknown name, copied through attention from the source word it looks at', zh: '模型不认识的名字，通过注意力从它看向的源词照抄过来' },
   {
     text: 'When I was young, I walked to school with my brother every morning.',
     why: 'a long sentence: the alignment runs roughly along the diagonal',
+    zh: '一个长句：对齐大致沿着对角线',
   },
 ];
 
 // For compare.html: sentences that show where the additive and the dot-product model agree and
 // where they part (checked on the shipped en-fr and en-fr-dot models, greedy).
 export const COMPARE_EXAMPLES = [
-  { text: 'I have a black cat.', why: 'both write j\'ai un chat noir: compare how each flips black cat into chat noir' },
-  { text: 'I bought a red car.', why: 'the same translation from both: where do their weights differ?' },
-  { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison' },
-  { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas' },
-  { text: 'Where is my black umbrella?', why: 'both write mon parapluie noir: compare where each looks for noir' },
-  { text: 'The black cat is sleeping.', why: 'the additive model writes dort, the dot-product one est en train de dormir: one English word, one or four French ones' },
+  { text: 'I have a black cat.', why: 'both write j\'ai un chat noir: compare how each flips black cat into chat noir',
+    zh: '两个模型都写出“j\'ai un chat noir”：比较它们各自如何把“black cat”调换成“chat noir”' },
+  { text: 'I bought a red car.', why: 'the same translation from both: where do their weights differ?', zh: '两个模型译文相同：它们的权重哪里不同？' },
+  { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison', zh: '形容词留在名词之前：“une petite maison”' },
+  { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas', zh: '否定词分在动词两边：“ne … pas”' },
+  { text: 'Where is my black umbrella?', why: 'both write mon parapluie noir: compare where each looks for noir',
+    zh: '两个模型都写出“mon parapluie noir”：比较它们写“noir”时各自看向哪里' },
+  { text: 'The black cat is sleeping.', why: 'the additive model writes dort, the dot-product one est en train de dormir: one English word, one or four French ones',
+    zh: '加性模型写“dort”，点积模型写“est en train de dormir”：一个英文词，对应一个或四个法语词' },
   {
     text: 'When I was young, I walked to school with my brother every morning.',
     why: 'a long sentence: two diagonals, and the scoring cost grows with its length',
+    zh: '一个长句：两条对角线，打分的开销随句长增长',
   },
 ];
+
+// The chips' tooltips in the page's language: container's buttons, in the order of examples.
+export function titleExamples(container, examples, lang) {
+  [...container.children].forEach((chip, k) => {
+    if (examples[k]) chip.title = lang === 'zh' ? examples[k].zh : examples[k].why;
+  });
+}

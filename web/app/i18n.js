@@ -1,5 +1,6 @@
 // Puts one string table on the page's static text: elements marked data-i18n="key" get the
-// text, data-i18n-label="key" the accessible name. Looked up within the given root only.
+// text, data-i18n-label="key" the accessible name and its tooltip, data-i18n-aria="key" the
+// accessible name alone. Looked up within the given root only.
 import { LANG_TAGS } from '../ui/strings.js';
 
 export function applyStrings(root, strings, lang) {
@@ -13,6 +14,10 @@ export function applyStrings(root, strings, lang) {
       el.setAttribute('aria-label', v);
       el.title = v;
     }
+  }
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) {
+    const v = strings[el.dataset.i18nAria];
+    if (typeof v === 'string') el.setAttribute('aria-label', v);
   }
   const html = root.documentElement ?? root;
   html.setAttribute?.('lang', LANG_TAGS[lang] ?? 'en');

@@ -2,7 +2,16 @@
 // own words stay in strings.js). Numbers are passed in; nothing here computes one.
 // Formulas keep the paper's notation in both languages.
 
+import { STRINGS } from './strings.js';
+
 const num = (n) => Number(n).toLocaleString('en-US');
+
+// The engine's description of the illustration's queries and keys (SelfAttention.method, from
+// src/core/self_attention.cpp), in Chinese; another description is shown as the engine wrote it.
+const ZH_METHODS = {
+  "Queries and keys are both this model's key projection of the annotations: q_i = W_k h_i and k_j = W_k h_j (W_q reads decoder states, not annotations; a Transformer learns a separate W_q for this).":
+    '查询向量和键向量都是这个模型对注释向量的键投影：q_i = W_k h_i，k_j = W_k h_j（W_q 读的是解码器状态，不是注释向量；Transformer 为此另外学习一个 W_q）。',
+};
 
 const en = {
   title: 'Additive vs scaled dot-product attention',
@@ -64,6 +73,7 @@ const en = {
   selfNote:
     'An illustration of the mechanism, not part of the translator: the translator only attends from French words to English ones. Here one sentence attends to itself, each English token a query scoring every token of the same sentence; each row sums to 1.',
   selfMethod: 'How the queries and keys are formed, in the engine’s words:',
+  selfMethodText: (method) => method,
   selfDiagonal:
     'Read the diagonal with care: here the queries and the keys are the same vectors (qᵢ = kᵢ = W_k hᵢ), so a token’s score with itself is qᵢ · qᵢ = ‖W_k hᵢ‖², never negative and as a rule the largest in its row. The bright diagonal is large by construction; it says nothing about the sentence. A Transformer learns a separate W_q, and its tokens get no such head start.',
   selfNone: 'Self-attention needs a scaled-dot model; neither model here is one.',
@@ -73,6 +83,11 @@ const en = {
     `Self-attention weights: ${n} rows and ${n} columns, one per English token of the sentence plus the end marker. Each row sums to 1. Use the arrow keys to move between cells.`,
   selfCaption: 'Self-attention weights (rows: queries; columns: keys; both English tokens)',
   selfCorner: 'query \\ key',
+  // compare.html's footer (its first authors are strings.js's footAuthors)
+  footVaswani: '(2014); Vaswani et al.,',
+  footVaswaniYear: '(2017).',
+  footNote:
+    'Every number drawn here is the models’ own, computed in this page by WebAssembly; entropy and total variation are computed from their weights.',
 };
 
 const zh = {
@@ -96,7 +111,7 @@ const zh = {
   paramsSum: (terms) => `= ${terms}`,
   cost: '每个解码步用于打分的时间',
   costNote: (c, variant) =>
-    `在这个句子上实测，引擎 ${variant}：计时 ${c.batches} 批（每批 ${num(c.callsPerBatch)} 步）取中位数，` +
+    `在这个句子上实测，引擎 ${STRINGS.zh.variantName(variant)}：计时 ${c.batches} 批（每批 ${num(c.callsPerBatch)} 步）取中位数，` +
     `每步包括由 sᵢ₋₁ 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数，同样计时：${us(c.scoreUs)}）。` +
     `不包括：${c.n} 个位置的键向量，在编码时每句只算一次，${us(c.keysUs)}。`,
   costPending: '测量中…',
@@ -131,7 +146,8 @@ const zh = {
   selfTitle: '自注意力：示意',
   selfNote:
     '这只是机制的示意，不是翻译器的一部分：翻译器只会从法语词关注英文词。这里让一个句子关注它自身：每个英文词作为查询，给同一句中的每个词打分；每行之和为 1。',
-  selfMethod: '查询向量和键向量的来历（引擎的原话）：',
+  selfMethod: '查询向量和键向量的来历（引擎的说明）：',
+  selfMethodText: (method) => ZH_METHODS[method] ?? method,
   selfDiagonal:
     '看对角线时要小心：这里的查询向量和键向量是同一组向量（qᵢ = kᵢ = W_k hᵢ），所以一个词与它自己的分数是 qᵢ · qᵢ = ‖W_k hᵢ‖²，从不为负，通常是所在行中最大的。明亮的对角线是由这种构造决定的，与句子本身无关。Transformer 会另外学习一个 W_q，它的词不会这样天然占先。',
   selfNone: '自注意力需要缩放点积模型；这里的两个模型都不是。',
@@ -140,6 +156,9 @@ const zh = {
   selfDescription: (n) => `自注意力权重：共 ${n} 行 ${n} 列，每个对应句中的一个英文词，最后是句末标记。每行之和为 1。可用方向键在单元格之间移动。`,
   selfCaption: '自注意力权重（行：查询；列：键；均为英文词）',
   selfCorner: '查询 \\ 键',
+  footVaswani: '（2014）；Vaswani 等，',
+  footVaswaniYear: '（2017）。',
+  footNote: '这里画出的每个数字都是两个模型自己的，由本页中的 WebAssembly 计算；熵和总变差由它们的权重算出。',
 };
 
 // Microseconds to three significant digits (two below 1 µs, where the tiny test models live),

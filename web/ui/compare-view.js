@@ -215,7 +215,7 @@ export class CompareView {
     const sameKind = a.model?.info.scoring === b.model?.info.scoring;
     const column = (s, j) => tokenLabel(s.columns[j] ?? '');
     const describe = (s, r, k) => ({
-      who: sameKind || !s.model ? s.model?.label ?? '' : C.who[s.model.info.scoring] ?? s.model.label,
+      who: sameKind || !s.model ? this.#S.modelLabel(s.model?.label ?? '') : C.who[s.model.info.scoring] ?? this.#S.modelLabel(s.model.label),
       word: tokenLabel(r.word),
       peak: column(s, best.peaks[k]),
       atPeak: fmt(r.weights[best.peaks[k]], 2),
@@ -247,7 +247,7 @@ export class CompareView {
     self.root.hidden = false;
     self.diagonal.hidden = false;
     self.methodLabel.textContent = C.selfMethod;
-    self.method.textContent = data.method;
+    self.method.textContent = C.selfMethodText(data.method);
     self.matrix.reset(data.tokens);
     self.matrix.setRows(data.tokens.map((word, i) => ({ word, weights: data.weights[i] })));
   }

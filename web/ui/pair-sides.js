@@ -87,7 +87,7 @@ export class PairSides {
     const info = s.model?.info;
     const kind = info ? W.kind[info.scoring] ?? info.scoring : '';
     s.kind.textContent = kind;
-    s.label.textContent = s.model ? `· ${s.model.label}` : '';
+    s.label.textContent = s.model ? `· ${S.modelLabel(s.model.label)}` : '';
     s.outputLabel.textContent = `${S.translation}: `;
     s.el.dataset.scoring = info?.scoring ?? '';
     s.matrix.setStrings({ ...S, matrixLabel: W.matrixLabel(kind || side) });

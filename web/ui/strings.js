@@ -122,6 +122,19 @@ const en = {
   // status and errors
   engine: 'Engine',
   msPerWord: 'ms per word',
+  // What the engine and the model report, in English (web/lib's variant names and the reasons
+  // of its chooseVariant, the models' labels, info().scoring), as the status lines say it.
+  engineUsed: (variant, reason) => `${variant} (${reason})`,
+  variantName: (variant) => variant,
+  modelLabel: (label) => label,
+  scoringKind: (scoring) => ({ additive: 'additive attention', scaled_dot: 'scaled dot-product attention', none: 'no attention' })[scoring] ?? `${scoring} attention`,
+  paramCount: (n) => `${n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`} params`,
+  stepPanel: 'Step panel',
+  link: 'Link',
+  footAuthors: 'Bahdanau, Cho & Bengio,',
+  footYear: '(2014).',
+  footData: 'Trained on Tatoeba sentence pairs (CC-BY 2.0 FR, www.manythings.org/anki and tatoeba.org).',
+  footNote: 'Every number drawn here is the model’s own, computed in this page by WebAssembly.',
   errorTitle: 'Something went wrong',
   errorModel: 'The model could not be loaded.',
   errorNoWasm: 'This browser cannot run WebAssembly, which the translator needs.',
@@ -130,6 +143,26 @@ const en = {
   errorModelParam: 'The model= parameter is not a known model name nor a same-origin path; using the default model.',
   errorKeep: 'Your text is still in the box.',
   retry: 'Try again',
+};
+
+// The reasons web/lib/loader.js's chooseVariant gives (and the pages' own for ?simd=0).
+const ZH_REASONS = {
+  'SIMD supported': '浏览器支持 SIMD',
+  'SIMD not supported by this browser': '此浏览器不支持 SIMD',
+  'SIMD not supported by this Node.js': '此 Node.js 不支持 SIMD',
+  'forced by simd:true': '由 simd:true 指定',
+  'forced by simd:false': '由 simd:false 指定',
+  'forced by ?simd=0': '由链接参数 ?simd=0 指定',
+};
+
+// The models' labels (web/app/params.js MODELS); names alone (en-fr) need no translation.
+const ZH_MODEL_LABELS = {
+  'en-fr (f32)': 'en-fr（f32）',
+  'en-fr (scaled dot)': 'en-fr（缩放点积）',
+  'tiny test model (random weights)': '微型测试模型（随机权重）',
+  'tiny test model, int8 (random weights)': '微型测试模型，int8（随机权重）',
+  'tiny scaled-dot test model (random weights)': '微型缩放点积测试模型（随机权重）',
+  'tiny no-attention test model (random weights)': '微型无注意力测试模型（随机权重）',
 };
 
 const zh = {
@@ -239,6 +272,18 @@ const zh = {
   chosen: '选中',
   engine: '引擎',
   msPerWord: '毫秒/词',
+  // The engine's English, mapped where it is known (anything else is shown as it is).
+  engineUsed: (variant, reason) => `${zh.variantName(variant)}（${ZH_REASONS[reason] ?? reason}）`,
+  variantName: (variant) => ({ 'wasm-simd': 'WebAssembly SIMD 版', 'wasm-scalar': 'WebAssembly 标量版' })[variant] ?? variant,
+  modelLabel: (label) => ZH_MODEL_LABELS[label] ?? label,
+  scoringKind: (scoring) => ({ additive: '加性注意力', scaled_dot: '缩放点积注意力', none: '无注意力' })[scoring] ?? scoring,
+  paramCount: (n) => `${(n / 1e4).toFixed(n >= 1e6 ? 0 : 1)} 万个参数`,
+  stepPanel: '步骤面板',
+  link: '链接',
+  footAuthors: 'Bahdanau、Cho 与 Bengio，',
+  footYear: '（2014）。',
+  footData: '训练数据：Tatoeba 句对（CC-BY 2.0 FR，来自 www.manythings.org/anki 与 tatoeba.org）。',
+  footNote: '这里画出的每个数字都是模型自己的，由本页中的 WebAssembly 计算。',
   errorTitle: '出错了',
   errorModel: '模型无法加载。',
   errorNoWasm: '此浏览器无法运行 WebAssembly，而翻译器需要它。',

@@ -51,6 +51,7 @@ const en = {
   runCancelled: (done, n) => `Cancelled after ${done} of ${n} sentences: the bold lines show those ${done} (partial).`,
   runFailed: (message) => `The experiment stopped: ${message}`,
   attributionLabel: 'Sentences:',
+  sampleSource: (attribution) => attribution, // data/long-sample.json's own words
   outputs: 'What each model wrote',
   outEnglish: 'English',
   outReference: 'Reference',
@@ -136,6 +137,9 @@ const zh = {
   runCancelled: (done, n) => `已在 ${n} 句中的第 ${done} 句后取消：粗线只反映这 ${done} 句（不完整）。`,
   runFailed: (message) => `实验中止：${message}`,
   attributionLabel: '句子来源：',
+  // What data/long-sample.json's attribution says (scripts/eval writes it in English).
+  sampleSource: () =>
+    'Tatoeba（https://tatoeba.org）的英文和法文句子，CC-BY 2.0 FR；测试集中的连续句子由 scripts/nmt/joined.py 拼接成较长的输入。',
   outputs: '每个模型的译文',
   outEnglish: '英文',
   outReference: '参考译文',

@@ -7,6 +7,7 @@
 
 import { CompareView } from '../ui/compare-view.js';
 import { SIDES, isRow } from '../ui/lockstep.js';
+import { STRINGS } from '../ui/strings.js';
 
 export const COMPARE_DEFAULTS = { a: 'en-fr', b: 'en-fr-dot' };
 
@@ -19,12 +20,14 @@ export class CompareMode {
   #progress = {};
   #lastStep = null;
   #analyse;
+  #lang;
 
   // View: the two-model view to draw (CompareView's interface); analyse: time each model's
   // scoring and build the self-attention illustration once decoded.
   constructor(container, host, { lang, controls }, { View = CompareView, analyse = true } = {}) {
     this.#host = host;
     this.#analyse = analyse;
+    this.#lang = lang;
     this.view = new View(container, { lang, controls, onChange: (view) => this.#onMove(view) });
   }
 
@@ -70,7 +73,20 @@ export class CompareMode {
   }
 
   setLang(lang) {
+    this.#lang = lang;
     this.view.setLang(lang);
+    this.#renderStatus();
+  }
+
+  // The two models' labels and the engine variant, in the figure's language (once loaded).
+  #renderStatus() {
+    const { a, b } = this.#models;
+    if (!a || !b) return;
+    const S = STRINGS[this.#lang] ?? STRINGS.en;
+    const { variant } = a.translator.engine;
+    const { status } = this.#host.parts;
+    status.textContent = `${[a, b].map((m) => S.modelLabel(m.label)).join(' · ')} · ${S.variantName(variant)}`;
+    status.dataset.variant = variant;
   }
 
   setControls(mode) {
@@ -122,9 +138,7 @@ export class CompareMode {
       const info = Object.fromEntries(SIDES.map((s) => [s, loaded[s].translator.info()]));
       this.#dispatch('ready', { info, engine: loaded.a.translator.engine });
     }
-    const { variant } = this.#models.a.translator.engine;
-    host.parts.status.textContent = `${SIDES.map((s) => this.#models[s].label).join(' · ')} · ${variant}`;
-    host.parts.status.dataset.variant = variant;
+    this.#renderStatus();
     await this.#translate(settings, live);
   }
 

@@ -1,0 +1,53 @@
+// The pages show what the engine reports in English (web/lib's variant reasons, the models'
+// labels, the self-attention method) in the page's language by mapping the known values at
+// display time. A value the engine can report that has no Chinese would leave English on a
+// Chinese page: each is checked here (tests/browser/zh.test.mjs walks the pages themselves).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { MODELS } from '../../web/app/params.js';
+import { createTranslator } from '../../web/lib/bahdanau.js';
+import { COMPARE_STRINGS } from '../../web/ui/compare-strings.js';
+import { STRINGS } from '../../web/ui/strings.js';
+import { ROOT, fixturePath } from './helpers.mjs';
+
+const zh = STRINGS.zh;
+const latinWords = (s) => s.replace(/“[^”]*”/g, '').match(/[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]/g) ?? [];
+
+test('every reason chooseVariant gives, and the pages\' ?simd=0, is said in Chinese', () => {
+  const source = readFileSync(path.join(ROOT, 'web', 'lib', 'loader.js'), 'utf8');
+  const wheres = [...source.matchAll(/isNode \? '([^']+)' : '([^']+)'/g)].flatMap((m) => [m[1], m[2]]);
+  assert.ok(wheres.length >= 2, 'loader.js names where SIMD is missing');
+  const reasons = [...source.matchAll(/reason: (['`])(.*?)\1/g)].flatMap(([, , r]) =>
+    r.includes('${where}') ? wheres.map((w) => r.replace('${where}', w)) : [r]);
+  assert.ok(reasons.length >= 4, `found ${reasons.length} reasons in loader.js`);
+  for (const reason of [...reasons, 'forced by ?simd=0']) {
+    const said = zh.engineUsed('wasm-simd', reason);
+    assert.ok(!said.includes(reason), `“${reason}” has a Chinese: ${said}`);
+    assert.equal(STRINGS.en.engineUsed('wasm-simd', reason), `wasm-simd (${reason})`, 'the English stays the engine\'s');
+  }
+  for (const variant of ['wasm-simd', 'wasm-scalar']) assert.notEqual(zh.variantName(variant), variant);
+});
+
+test('every model label with English words in it has a Chinese one', () => {
+  for (const [name, { label }] of Object.entries(MODELS)) {
+    const english = latinWords(zh.modelLabel(label)).filter((w) => !/^(en-fr|int8|f32)/.test(w));
+    assert.deepEqual(english, [], `${name}: ${zh.modelLabel(label)}`);
+  }
+  for (const scoring of ['additive', 'scaled_dot', 'none']) assert.deepEqual(latinWords(zh.scoringKind(scoring)), [], scoring);
+});
+
+test('the engine\'s self-attention method is said in Chinese', async () => {
+  const tr = await createTranslator({ model: readFileSync(fixturePath('tiny-scaled_dot-f32.safetensors')) });
+  try {
+    const { method } = tr.selfAttention('The cat.');
+    assert.equal(COMPARE_STRINGS.en.selfMethodText(method), method);
+    const said = COMPARE_STRINGS.zh.selfMethodText(method);
+    assert.notEqual(said, method, 'mapped');
+    assert.deepEqual(latinWords(said).filter((w) => w !== 'Transformer'), [], said);
+  } finally {
+    tr.dispose();
+  }
+});
