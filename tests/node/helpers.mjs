@@ -35,8 +35,8 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-// The shipped models: en-fr (additive) and en-fr-dot (scaled dot-product).
-export const SHIPPED = ['en-fr', 'en-fr-dot'];
+// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product) and en-fr-noattn (no attention).
+export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn'];
 
 export function shippedModelOrFail(name = 'en-fr') {
   const file = path.join(ROOT, 'models', `${name}.safetensors`);
