@@ -100,7 +100,8 @@ struct Alignment {
 };
 
 // What attention's scoring costs on one sentence, measured by re-running the model's own
-// kernels on its annotations (timings are medians over batches; the values are data-independent).
+// kernels on its annotations (timings are medians over batches, with their min and max; the
+// values are data-independent).
 struct ScoringCostParams {
   double min_batch_ms = 2;  // each batch repeats the call until this much time has passed,
                             // so coarse clocks (browsers round performance.now()) still resolve
@@ -124,6 +125,11 @@ struct ScoringCost {
   double step_us = 0;    // one decoder step's scoring: q = W s_{i-1}, then e_i1..e_in
   double score_us = 0;   // the n scores alone (q given)
   double keys_us = 0;    // U h_j for all j: paid once per sentence, at encoding
+  // The spread of each timing over its batches: the fastest and the slowest batch (equal to the
+  // median when one batch was timed). It moves with the machine's load, often by 2-4x.
+  double step_us_min = 0, step_us_max = 0;
+  double score_us_min = 0, score_us_max = 0;
+  double keys_us_min = 0, keys_us_max = 0;
   int batches = 0;       // timed for step_us: params.batches, or fewer if time ran out
   long calls_per_batch = 0;  // of the step_us measurement
 };

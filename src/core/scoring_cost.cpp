@@ -26,6 +26,7 @@ double batch_ms(F& call, long calls) {
 
 struct Timed {
   double us = 0;  // median µs per call
+  double min_us = 0, max_us = 0;  // the fastest and the slowest batch's µs per call
   long calls = 0;  // per batch
   int batches = 0;  // timed
 };
@@ -81,7 +82,7 @@ Timed median_us(F call, double min_ms, int batches, Clock::time_point deadline) 
   }
   std::sort(us.begin(), us.end());
   const size_t m = us.size() / 2;
-  return {us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2, calls, int(us.size())};
+  return {us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2, us.front(), us.back(), calls, int(us.size())};
 }
 
 }  // namespace
@@ -110,6 +111,12 @@ ScoringCost measure_scoring(const Model& m, const Annotations& a, const ScoringC
   out.step_us = step.us;
   out.score_us = scores.us;
   out.keys_us = projection.us;
+  out.step_us_min = step.min_us;
+  out.step_us_max = step.max_us;
+  out.score_us_min = scores.min_us;
+  out.score_us_max = scores.max_us;
+  out.keys_us_min = projection.min_us;
+  out.keys_us_max = projection.max_us;
   out.batches = step.batches;
   out.calls_per_batch = step.calls;
   return out;

@@ -178,6 +178,12 @@ class Translator {
     o.set("stepUs", c.step_us);
     o.set("scoreUs", c.score_us);
     o.set("keysUs", c.keys_us);
+    o.set("stepUsMin", c.step_us_min);
+    o.set("stepUsMax", c.step_us_max);
+    o.set("scoreUsMin", c.score_us_min);
+    o.set("scoreUsMax", c.score_us_max);
+    o.set("keysUsMin", c.keys_us_min);
+    o.set("keysUsMax", c.keys_us_max);
     o.set("batches", c.batches);
     o.set("callsPerBatch", double(c.calls_per_batch));
     return o;

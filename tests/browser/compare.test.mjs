@@ -189,12 +189,23 @@ describe('the comparison page', { timeout: 900_000 }, () => {
       assert.equal(shown.params.value, info.scoringParams);
       assert.ok(shown.cost.value > 0 && Number.isFinite(shown.cost.value), `${side}: a measured time, ${shown.cost.text}`);
       assert.match(shown.cost.text, /µs$/);
+      // Not a bare number: the spread over the timed batches, which brackets the median.
+      const spread = await page.$eval(`[data-side="${side}"] [data-role="cost-spread"]`, (el) => ({
+        text: el.textContent, visible: el.checkVisibility(),
+        min: Number(el.dataset.min), max: Number(el.dataset.max), batches: Number(el.dataset.batches),
+      }));
+      assert.ok(spread.visible, `${side}: the spread is shown`);
+      assert.ok(spread.min > 0 && spread.min <= shown.cost.value && shown.cost.value <= spread.max,
+        `${side}: ${spread.min} <= ${shown.cost.value} <= ${spread.max}`);
+      if (spread.batches > 1) assert.match(spread.text, /^[\d.]+(–[\d.]+)? µs, from the fastest to the slowest of the \d+ batches$/);
+      else assert.match(spread.text, /one batch timed/);
       const bits = meanEntropyBits(expected[side].attention);
       assert.ok(Math.abs(shown.entropy.value - bits) < 1e-9, `${side}: entropy ${shown.entropy.value} vs ${bits}`);
     }
     const cost = await page.textContent('[data-side="a"] .bl-cmp-fact:nth-child(3)');
     assert.match(cost, /median/);
     assert.match(cost, /once per sentence/);
+    assert.match(cost, /move with the machine’s load/);
     const best = differingRow(expected.a.attention, expected.b.attention);
     const tv = await page.$eval('[data-role="tv"]', (el) => ({ row: Number(el.dataset.row), tv: Number(el.dataset.tv), text: el.textContent }));
     assert.equal(tv.row, best.row);
@@ -287,6 +298,7 @@ describe('the comparison page', { timeout: 900_000 }, () => {
       explain: document.querySelector('.bl-cmp-explain').textContent,
       self: document.querySelector('[data-role="self-attention"] h3').textContent,
       entropy: document.querySelector('[data-side="a"] [data-role="entropy"]').textContent,
+      cost: document.querySelector('[data-side="a"] .bl-cmp-fact:nth-child(3)').textContent,
       play: document.querySelector('[data-role="play"]').getAttribute('aria-label'),
       lang: document.documentElement.lang,
     }));
@@ -302,6 +314,7 @@ describe('the comparison page', { timeout: 900_000 }, () => {
     assert.match(zh.explain, /自注意力/);
     assert.match(zh.self, /自注意力/);
     assert.match(zh.entropy, /比特/);
+    assert.match(zh.cost, /(批中从最快到最慢|只计时了 1 批).*随机器的负载而变/);
     assert.equal(zh.play, '播放');
     await page.click('[data-role="lang"]');
     assert.deepEqual(await captions(), en, 'and back');

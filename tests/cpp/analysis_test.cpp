@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <tuple>
 
 #include "bahdanau.h"
 
@@ -45,6 +46,18 @@ TEST(ScoringCost, CoversEverySourcePositionForBothScorings) {
     EXPECT_GE(c.calls_per_batch, 1);
     // Every timed batch lasts min_batch_ms, so coarse clocks still resolve it: the median too.
     EXPECT_GE(c.step_us * double(c.calls_per_batch), 0.999 * quick().min_batch_ms * 1000);
+    // The spread: the fastest and the slowest batch bracket the median, for each timing.
+    for (auto [lo, mid, hi] : {std::tuple{c.step_us_min, c.step_us, c.step_us_max},
+                               std::tuple{c.score_us_min, c.score_us, c.score_us_max},
+                               std::tuple{c.keys_us_min, c.keys_us, c.keys_us_max}}) {
+      EXPECT_GT(lo, 0);
+      EXPECT_LE(lo, mid);
+      EXPECT_LE(mid, hi);
+    }
+    if (c.batches == 1) {
+      EXPECT_EQ(c.step_us_min, c.step_us);
+      EXPECT_EQ(c.step_us_max, c.step_us);
+    }
   }
 }
 
@@ -55,6 +68,8 @@ TEST(ScoringCost, EmptyTextCostsNothingAndBadInputIsRefused) {
   ASSERT_TRUE(tr->scoring_cost("  \n", quick(), &c, &err)) << err;
   EXPECT_EQ(c.n, 0);
   EXPECT_EQ(c.step_us, 0);
+  EXPECT_EQ(c.step_us_min, 0);
+  EXPECT_EQ(c.step_us_max, 0);
   EXPECT_FALSE(tr->scoring_cost("caf\xC3", quick(), &c, &err));
   EXPECT_NE(err.find("UTF-8"), std::string::npos) << err;
   std::string long_text;

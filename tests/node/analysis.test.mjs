@@ -25,7 +25,16 @@ for (const variant of WASM) {
         assert.ok(Number.isInteger(c.callsPerBatch) && c.callsPerBatch >= 1);
         // Every timed batch lasts minBatchMs (coarse clocks still resolve it): the median too.
         assert.ok(c.stepUs * c.callsPerBatch >= 0.999 * QUICK.minBatchMs * 1000, `${c.stepUs} x ${c.callsPerBatch}`);
-        assert.deepEqual(tr.scoringCost('   ', QUICK), { n: 0, stepUs: 0, scoreUs: 0, keysUs: 0, batches: 0, callsPerBatch: 0 });
+        // The spread over the batches brackets each median (all equal after one batch).
+        for (const k of ['stepUs', 'scoreUs', 'keysUs']) {
+          const [lo, hi] = [c[`${k}Min`], c[`${k}Max`]];
+          assert.ok(lo > 0 && lo <= c[k] && c[k] <= hi && Number.isFinite(hi), `${k}: ${lo} <= ${c[k]} <= ${hi}`);
+        }
+        if (c.batches === 1) assert.deepEqual([c.stepUsMin, c.stepUsMax], [c.stepUs, c.stepUs]);
+        assert.deepEqual(tr.scoringCost('   ', QUICK), {
+          n: 0, stepUs: 0, scoreUs: 0, keysUs: 0, stepUsMin: 0, stepUsMax: 0, scoreUsMin: 0, scoreUsMax: 0, keysUsMin: 0,
+          keysUsMax: 0, batches: 0, callsPerBatch: 0,
+        });
       } finally {
         tr.dispose();
       }

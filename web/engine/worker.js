@@ -88,8 +88,11 @@ async function translate({ id, text, beam }) {
 }
 
 // What the comparison page shows beside the matrix. Synchronous, and scoringCost holds the
-// worker for some tens of ms while it times the kernels: the page asks once decoding is over
-// (sent during a translation, it would run between two steps and delay the next).
+// worker while it times the kernels, up to 168 ms (4 * (20 + 1) * 2 ms): the page asks once
+// decoding is over (sent during a translation, it would run between two steps and delay the
+// next). 20 batches, not the default 5: the page shows their spread, and on a busy machine, or
+// while the browser is still compiling the engine, a timing keeps only the batches after the
+// last speed-up, so with 5 it was often left with one.
 function analyze({ id, text }) {
   if (!translator) {
     post({ type: 'error', id, phase: 'analyze', message: 'no model is loaded' });
@@ -97,7 +100,7 @@ function analyze({ id, text }) {
   }
   try {
     const info = translator.info();
-    const scoringCost = translator.scoringCost(text);
+    const scoringCost = translator.scoringCost(text, { minBatchMs: 2, batches: 20 });
     const selfAttention = info.scoring === 'scaled_dot' ? translator.selfAttention(text) : null;
     post({ type: 'analysis', id, info, scoringCost, selfAttention });
   } catch (e) {

@@ -125,9 +125,17 @@ export interface Alignment {
 
 export interface ScoringCost {
   n: number;
+  /** Medians over the timed batches, in µs per call. */
   stepUs: number;
   scoreUs: number;
   keysUs: number;
+  /** The fastest and the slowest batch of each timing (the spread; it moves with the machine's load). */
+  stepUsMin: number;
+  stepUsMax: number;
+  scoreUsMin: number;
+  scoreUsMax: number;
+  keysUsMin: number;
+  keysUsMax: number;
   /** Batches timed for stepUs: as many as asked, or fewer if the time bound came first. */
   batches: number;
   callsPerBatch: number;

@@ -218,10 +218,13 @@ class Translator {
   }
 
   // What attention's scoring costs on this sentence, timed by re-running the model's own kernels
-  // on its annotations: {n, stepUs, scoreUs, keysUs, batches, callsPerBatch}. stepUs is one
+  // on its annotations: {n, stepUs, scoreUs, keysUs, stepUsMin, stepUsMax, scoreUsMin,
+  // scoreUsMax, keysUsMin, keysUsMax, batches, callsPerBatch}. stepUs is one
   // decoder step's scoring (q = W s_{i-1}, or W s'_i for a cgru model, then the n scores e_ij), scoreUs the n scores alone,
   // keysUs the once-per-sentence U h_j; each a median over `batches` batches of at least
-  // minBatchMs. It blocks for at most 4 * (batches + 1) * minBatchMs ms (bl::scoring_cost_bound_ms
+  // minBatchMs, and ...Min / ...Max its fastest and slowest batch (the spread, which moves with
+  // the machine's load; all three equal when one batch was timed). It blocks for at most
+  // 4 * (batches + 1) * minBatchMs ms (bl::scoring_cost_bound_ms
   // in src/bahdanau.h), measured on a monotonic clock: on a slow or busy machine it times fewer
   // batches instead (the result's `batches` says how many), and only a batch far slower than the
   // one before it can overrun. minBatchMs * batches is capped at 1000, so 4.4 s at most.

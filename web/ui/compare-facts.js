@@ -4,7 +4,8 @@
 // computed from its alpha rows; the caller passes them in.
 //
 // Automation hooks: data-role="formula", "dims", "params", "cost", "entropy"; the last three
-// carry data-value, the exact number.
+// carry data-value, the exact number (cost: the median); data-role="cost-spread" carries
+// data-min and data-max (the fastest and the slowest batch) and data-batches.
 
 import { h } from './dom.js';
 import { num, us } from './compare-strings.js';
@@ -46,6 +47,7 @@ export class ModelFacts {
     e.paramsSum = h('dd', { class: 'bl-cmp-note' });
     e.costTerm = h('dt');
     e.cost = dd('cost', 'bl-cmp-value');
+    e.costSpread = dd('cost-spread', 'bl-cmp-note');
     e.costNote = h('dd', { class: 'bl-cmp-note' });
     e.entropyTerm = h('dt');
     e.entropy = dd('entropy', 'bl-cmp-value');
@@ -56,7 +58,7 @@ export class ModelFacts {
       { class: 'bl-cmp-facts' },
       group(e.formulaTerm, e.formula, e.dims, e.dimsKey),
       group(e.paramsTerm, e.params, e.paramsSum),
-      group(e.costTerm, e.cost, e.costNote),
+      group(e.costTerm, e.cost, e.costSpread, e.costNote),
       group(e.entropyTerm, e.entropy, e.entropyScale),
     );
   }
@@ -71,12 +73,12 @@ export class ModelFacts {
     e.costTerm.textContent = C.cost;
     e.entropyTerm.textContent = C.entropy;
     const kind = info && KINDS[info.scoring];
+    const query = info?.decoder === 'cgru' ? 's′ᵢ' : 'sᵢ₋₁';
     if (!info) {
       for (const x of [e.formula, e.dims, e.dimsKey, e.params, e.paramsSum]) x.replaceChildren();
     } else {
       const dims = sizes(info);
       const matrices = kind ? kind.matrices(dims) : [];
-      const query = info.decoder === 'cgru' ? 's′ᵢ' : 'sᵢ₋₁';
       e.formula.replaceChildren(...(kind ? kind.formula(query) : [info.scoring]));
       e.dims.replaceChildren(...matrices.flatMap(([name, ...shape], k) =>
         [k ? ' · ' : '', ...name, `: ${shape.join('×')}`]));
@@ -92,13 +94,19 @@ export class ModelFacts {
     if (cost) {
       e.cost.textContent = us(cost.stepUs);
       e.cost.dataset.value = String(cost.stepUs);
-      e.costNote.textContent = C.costNote(cost, info?.engine ?? '');
+      // The spread over the batches, not a bare number: it moves with the machine's load.
+      e.costSpread.textContent = C.costSpread(cost);
+      Object.assign(e.costSpread.dataset, { min: String(cost.stepUsMin), max: String(cost.stepUsMax), batches: String(cost.batches) });
+      e.costNote.textContent = C.costNote(cost, info?.engine ?? '', query);
     } else {
       e.cost.textContent = costFailed ? C.costFailed : sentence ? C.costPending : C.costNone;
       delete e.cost.dataset.value;
+      for (const k of ['min', 'max', 'batches']) delete e.costSpread.dataset[k];
+      e.costSpread.textContent = '';
       e.costNote.textContent = '';
     }
     e.costNote.hidden = !cost;
+    e.costSpread.hidden = !cost;
     const n = entropy.columns;
     if (entropy.bits === null) {
       e.entropy.textContent = C.entropyNone;

@@ -34,10 +34,14 @@ const en = {
   params: 'Parameters in the scoring function',
   paramsSum: (terms) => `= ${terms}`,
   cost: 'Time spent scoring, per decoder step',
-  costNote: (c, variant) =>
-    `Measured on this sentence, ${variant}: the median of ${c.batches} timed batches (${num(c.callsPerBatch)} steps each) ` +
-    `of the query from sᵢ₋₁ and the ${c.n} scores eᵢⱼ (the scores alone, timed the same way: ${us(c.scoreUs)}). ` +
-    `Not included: the keys for all ${c.n} positions, ${us(c.keysUs)} once per sentence at encoding.`,
+  costSpread: (c) => c.batches > 1
+    ? `${usRange(c.stepUsMin, c.stepUsMax)}, from the fastest to the slowest of the ${c.batches} batches`
+    : 'one batch timed (the time bound came first): no spread to show',
+  costNote: (c, variant, query) =>
+    `Measured on this sentence, ${variant}: the median of ${c.batches} timed ${c.batches === 1 ? 'batch' : 'batches'} (${num(c.callsPerBatch)} steps each) ` +
+    `of the query from ${query} and the ${c.n} scores eᵢⱼ (the scores alone, timed the same way: ${usSpread(c.scoreUs, c.scoreUsMin, c.scoreUsMax)}). ` +
+    `Not included: the keys for all ${c.n} positions, ${us(c.keysUs)} once per sentence at encoding. ` +
+    'These times move with the machine’s load (other tabs and programs, the browser still compiling the engine): a reload can measure the same sentence 2–4× faster or slower, so compare the two models within one page load.',
   costPending: 'measuring…',
   costNone: 'measured on each sentence you compare',
   costFailed: 'not measured: the engine refused this sentence',
@@ -110,10 +114,14 @@ const zh = {
   params: '打分函数的参数量',
   paramsSum: (terms) => `= ${terms}`,
   cost: '每个解码步用于打分的时间',
-  costNote: (c, variant) =>
+  costSpread: (c) => c.batches > 1
+    ? `${c.batches} 批中从最快到最慢：${usRange(c.stepUsMin, c.stepUsMax)}`
+    : '只计时了 1 批（时间上限先到），没有范围可显示',
+  costNote: (c, variant, query) =>
     `在这个句子上实测，引擎 ${STRINGS.zh.variantName(variant)}：计时 ${c.batches} 批（每批 ${num(c.callsPerBatch)} 步）取中位数，` +
-    `每步包括由 sᵢ₋₁ 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数，同样计时：${us(c.scoreUs)}）。` +
-    `不包括：${c.n} 个位置的键向量，在编码时每句只算一次，${us(c.keysUs)}。`,
+    `每步包括由 ${query} 得到查询向量，以及 ${c.n} 个分数 eᵢⱼ（仅分数，同样计时：${usSpread(c.scoreUs, c.scoreUsMin, c.scoreUsMax)}）。` +
+    `不包括：${c.n} 个位置的键向量，在编码时每句只算一次，${us(c.keysUs)}。` +
+    '这些时间随机器的负载而变（其他标签页和程序、浏览器仍在编译引擎）：刷新后同一个句子可能快或慢 2–4 倍，所以请在同一次页面加载中比较两个模型。',
   costPending: '测量中…',
   costNone: '在每个对比的句子上测量',
   costFailed: '未测量：引擎拒绝了这个句子',
@@ -168,6 +176,20 @@ export function us(x) {
   if (x === 0) return '0 µs';
   const digits = x >= 100 ? 0 : x >= 10 ? 1 : x >= 1 ? 2 : Math.min(6, 1 - Math.floor(Math.log10(x)));
   return `${x.toFixed(digits)} µs`;
+}
+
+// A spread of microseconds, lo–hi with one unit ("15.1–42.6 µs"); one value when they agree.
+export function usRange(lo, hi) {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return '—';
+  const [a, b] = [us(lo), us(hi)];
+  return a === b ? a : `${a.replace(/ µs$/, '')}–${b}`;
+}
+
+// A median with its spread in brackets ("3.63 µs (3.40–4.12 µs)"), or alone when the spread
+// rounds to one value (one batch timed).
+export function usSpread(median, lo, hi) {
+  const range = usRange(lo, hi);
+  return range === us(median) || range === '—' ? us(median) : `${us(median)} (${range})`;
 }
 
 export { num };
