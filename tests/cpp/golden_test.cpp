@@ -236,8 +236,9 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
 
 INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped, testing::Values("en-fr", "en-fr-dot", "en-fr-noattn"),
                          [](const testing::TestParamInfo<std::string>& i) {
-                           return i.param == "en-fr" ? std::string("additive")
-                                                     : std::string("scaled_dot");
+                           return i.param == "en-fr"       ? std::string("additive")
+                                  : i.param == "en-fr-dot" ? std::string("scaled_dot")
+                                                           : std::string("none");
                          });
 
 }  // namespace
