@@ -23,34 +23,58 @@ namespace {
 
 constexpr size_t kTile = 4;  // vectors per pass over a row
 
-// acc[j] += w[k..k+4) * x_j[k..k+4) for k = 0, 4, .. < n: gemv's lane-accumulator sequence for
-// the NB vectors x_j = x + j*ldx (n a multiple of 4).
-template <size_t NB>
-inline void accumulate(const float* w, const float* x, size_t ldx, size_t n, v128_t* acc) {
-  v128_t a[NB];
-  for (size_t j = 0; j < NB; j++) a[j] = acc[j];
+// acc[i][j] += w_i[k..k+4) * x_j[k..k+4) for k = 0, 4, .. < n (a multiple of 4): gemv's
+// lane-accumulator sequence for NR rows w_i = w[i] and NB vectors x_j = x + j*ldx. A register
+// tile of up to 2 x 4 accumulators: each load of W feeds 4 vectors, each load of x 2 rows.
+template <size_t NR, size_t NB>
+inline void accumulate(const float* const* w, const float* x, size_t ldx, size_t n,
+                       v128_t (*acc)[kTile]) {
+  v128_t a[NR][NB];
+  for (size_t i = 0; i < NR; i++)
+    for (size_t j = 0; j < NB; j++) a[i][j] = acc[i][j];
   for (size_t k = 0; k < n; k += 4) {
-    const v128_t vw = wasm_v128_load(w + k);
-    for (size_t j = 0; j < NB; j++)
-      a[j] = wasm_f32x4_add(a[j], wasm_f32x4_mul(vw, wasm_v128_load(x + j * ldx + k)));
+    v128_t vw[NR];
+    for (size_t i = 0; i < NR; i++) vw[i] = wasm_v128_load(w[i] + k);
+    for (size_t j = 0; j < NB; j++) {
+      const v128_t vx = wasm_v128_load(x + j * ldx + k);
+      for (size_t i = 0; i < NR; i++) a[i][j] = wasm_f32x4_add(a[i][j], wasm_f32x4_mul(vw[i], vx));
+    }
   }
-  for (size_t j = 0; j < NB; j++) acc[j] = a[j];
+  for (size_t i = 0; i < NR; i++)
+    for (size_t j = 0; j < NB; j++) acc[i][j] = a[i][j];
 }
 
-// accumulate() for a tile of nb <= kTile vectors, with the tile size known to the compiler so
-// the accumulators stay in registers.
-inline void accumulate_tile(size_t nb, const float* w, const float* x, size_t ldx, size_t n,
-                            v128_t* acc) {
+// accumulate() for nr (1 or 2) rows and a tile of nb <= kTile vectors, the sizes known to the
+// compiler so the accumulators stay in registers.
+template <size_t NR>
+inline void accumulate_rows(size_t nb, const float* const* w, const float* x, size_t ldx,
+                            size_t n, v128_t (*acc)[kTile]) {
   switch (nb) {
-    case 4: accumulate<4>(w, x, ldx, n, acc); break;
-    case 3: accumulate<3>(w, x, ldx, n, acc); break;
-    case 2: accumulate<2>(w, x, ldx, n, acc); break;
-    default: accumulate<1>(w, x, ldx, n, acc); break;
+    case 4: accumulate<NR, 4>(w, x, ldx, n, acc); break;
+    case 3: accumulate<NR, 3>(w, x, ldx, n, acc); break;
+    case 2: accumulate<NR, 2>(w, x, ldx, n, acc); break;
+    default: accumulate<NR, 1>(w, x, ldx, n, acc); break;
   }
 }
 
-inline void zero(v128_t* acc, size_t n) {
-  for (size_t j = 0; j < n; j++) acc[j] = wasm_f32x4_splat(0.0f);
+// Sums of rows w[0..nr) (nr = 4, as two pairs, or 1) against a tile of nb vectors into
+// acc[row][vector]: columns [0, n) from x, then, when xt is given, one zero-padded group of 16
+// (columns n .. n + 16 of the rows, against xt with ldx 16).
+inline void row_sums(size_t nr, size_t nb, const float* const* w, const float* x, size_t ldx,
+                     size_t n, const float* xt, v128_t (*acc)[kTile]) {
+  for (size_t i = 0; i < nr; i++)
+    for (size_t j = 0; j < nb; j++) acc[i][j] = wasm_f32x4_splat(0.0f);
+  if (nr == 1) {
+    accumulate_rows<1>(nb, w, x, ldx, n, acc);
+    const float* tail = w[0] + n;
+    if (xt) accumulate_rows<1>(nb, &tail, xt, 16, 16, acc);
+    return;
+  }
+  for (size_t i = 0; i < 4; i += 2) {
+    accumulate_rows<2>(nb, w + i, x, ldx, n, acc + i);
+    const float* tails[2] = {w[i] + n, w[i + 1] + n};
+    if (xt) accumulate_rows<2>(nb, tails, xt, 16, 16, acc + i);
+  }
 }
 
 }  // namespace
@@ -65,10 +89,7 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
     for (size_t b0 = 0; b0 < B; b0 += kTile) {
       const size_t nb = std::min(kTile, B - b0);
       v128_t acc[4][kTile];
-      for (size_t i = 0; i < 4; i++) {
-        zero(acc[i], nb);
-        accumulate_tile(nb, w[i], X + b0 * ldx, ldx, body, acc[i]);
-      }
+      row_sums(4, nb, w, X + b0 * ldx, ldx, body, nullptr, acc);
       for (size_t j = 0; j < nb; j++) {
         const float* x = X + (b0 + j) * ldx;
         v128_t sum = bl_hsum4_f32x4(acc[0][j], acc[1][j], acc[2][j], acc[3][j]);
@@ -91,12 +112,11 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
     const float* w = W + r * ld;
     for (size_t b0 = 0; b0 < B; b0 += kTile) {
       const size_t nb = std::min(kTile, B - b0);
-      v128_t acc[kTile];
-      zero(acc, nb);
-      accumulate_tile(nb, w, X + b0 * ldx, ldx, body, acc);
+      v128_t acc[1][kTile];
+      row_sums(1, nb, &w, X + b0 * ldx, ldx, body, nullptr, acc);
       for (size_t j = 0; j < nb; j++) {
         const float* x = X + (b0 + j) * ldx;
-        float s = bl_hsum_f32x4(acc[j]);
+        float s = bl_hsum_f32x4(acc[0][j]);
         for (size_t k = body; k < cols; k++) s += w[k] * x[k];
         Y[(b0 + j) * ldy + r] = (bias ? bias[r] : 0.0f) + s;
       }
@@ -124,15 +144,6 @@ void widen_row(const int8_t* w, size_t cols, size_t padded, float* out) {
     bl_widen_i8x16_f32(v, wf);
     for (size_t i = 0; i < 4; i++) wasm_v128_store(out + k + 4 * i, wf[i]);
   }
-}
-
-// One row's sums (4 lanes each) against a tile of nb vectors: the body straight from X, the
-// padded tail from xt (the tile's last cols % 16 values of each vector, zero-padded to 16).
-void qs8_row_tile(const float* wf, size_t body, size_t padded, size_t nb, const float* x,
-                  size_t ldx, const float (*xt)[16], v128_t* acc) {
-  zero(acc, nb);
-  accumulate_tile(nb, wf, x, ldx, body, acc);
-  if (padded != body) accumulate_tile(nb, wf + body, xt[0], 16, 16, acc);
 }
 
 // The zero-padded tails of a tile's vectors, as gemv_i8 builds its xt.
@@ -167,8 +178,7 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
       const size_t nb = std::min(kTile, B - b0);
       load_tails(X, ldx, b0, nb, body, tail, xt);
       v128_t acc[4][kTile];
-      for (size_t i = 0; i < 4; i++)
-        qs8_row_tile(wf[i], body, padded, nb, X + b0 * ldx, ldx, xt, acc[i]);
+      row_sums(4, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
       for (size_t j = 0; j < nb; j++) {
         v128_t sum = wasm_f32x4_mul(wasm_v128_load(scale + r),
                                     bl_hsum4_f32x4(acc[0][j], acc[1][j], acc[2][j], acc[3][j]));
@@ -182,10 +192,10 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
     for (size_t b0 = 0; b0 < B; b0 += kTile) {
       const size_t nb = std::min(kTile, B - b0);
       load_tails(X, ldx, b0, nb, body, tail, xt);
-      v128_t acc[kTile];
-      qs8_row_tile(wf[0], body, padded, nb, X + b0 * ldx, ldx, xt, acc);
+      v128_t acc[1][kTile];
+      row_sums(1, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
       for (size_t j = 0; j < nb; j++)
-        Y[(b0 + j) * ldy + r] = (bias ? bias[r] : 0.0f) + scale[r] * bl_hsum_f32x4(acc[j]);
+        Y[(b0 + j) * ldy + r] = (bias ? bias[r] : 0.0f) + scale[r] * bl_hsum_f32x4(acc[0][j]);
     }
   }
 }
