@@ -176,7 +176,7 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
     for (size_t i = 0; i < 4; i++) widen_row(W + (r + i) * ld, cols, padded, wf[i]);
     for (size_t b0 = 0; b0 < B; b0 += kTile) {
       const size_t nb = std::min(kTile, B - b0);
-      load_tails(X, ldx, b0, nb, body, tail, xt);
+      if (tail) load_tails(X, ldx, b0, nb, body, tail, xt);
       v128_t acc[4][kTile];
       row_sums(4, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
       for (size_t j = 0; j < nb; j++) {
@@ -191,7 +191,7 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
     widen_row(W + r * ld, cols, padded, wf[0]);
     for (size_t b0 = 0; b0 < B; b0 += kTile) {
       const size_t nb = std::min(kTile, B - b0);
-      load_tails(X, ldx, b0, nb, body, tail, xt);
+      if (tail) load_tails(X, ldx, b0, nb, body, tail, xt);
       v128_t acc[1][kTile];
       row_sums(1, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
       for (size_t j = 0; j < nb; j++)
