@@ -161,8 +161,9 @@ class Translator {
   // empty Translation, and the others still translate; true when every text did. Greedy
   // (beam 1) decodes the sentences together: the GRUs, attention's query, the readout and the
   // output projection run as matrix products that read each weight once per step for the whole
-  // batch, and a sentence leaves the batch at </s> or its length limit. encode_ms is each
-  // sentence's own, decode_ms the time it spent in the batch. beam > 1 is decoded one sentence
+  // batch, and a sentence leaves the batch at </s> or its length limit; the encoder runs the
+  // same way over the sentences that join together. encode_ms is a sentence's share of that
+  // encoding, decode_ms the time it spent in the batch. beam > 1 is decoded one sentence
   // at a time with translate()'s beam search: batched beam search is not implemented.
   bool translate_batch(const std::vector<std::string>& texts, const TranslateParams& params,
                        std::vector<Translation>* out, std::vector<std::string>* errors);

@@ -43,6 +43,10 @@ class Model {
   // each matrix once per step for the whole batch and equal gemv exactly.
   void step_batch(size_t B, const Annotations* const* a, const int* y_prev, const float* s_prev,
                   StepState* out) const;
+  // encode() for B sentences at once (model_batch.cpp): *out[b] is bit for bit what
+  // encode(*ids[b], out[b]) writes. The input products W_ih x_t of every token of every sentence
+  // are one GEMM, and each recurrence step t is one GEMM over the sentences at least that long.
+  void encode_batch(size_t B, const std::vector<int>* const* ids, Annotations* const* out) const;
 
   // The two halves of attention's scoring, public so they can be timed and reused on their own:
   // keys_j = U h_j for n annotations (once per sentence, in encode), and the n scores e_ij

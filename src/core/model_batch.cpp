@@ -1,4 +1,5 @@
-// Model::step_batch: one decoder step for B hypotheses of different sentences at once.
+// Model::step_batch: one decoder step for B hypotheses of different sentences at once; and
+// Model::encode_batch, the encoder for B sentences at once, the same way.
 //
 // Every weight matrix product of step() (the GRUs' W_ih and W_hh, attention's W, the readout
 // W_o and the output projection E_tgt) becomes one GEMM over the batch, which reads the matrix
@@ -47,6 +48,80 @@ void Model::gru_batch(const Gru& g, size_t B, const float* gi, const float* h_pr
   gemm(g.W_hh, B, h_prev, H, g.b_hh.data(), gh, 3 * H);  // W_h* h + b_h*, gates r, z, n
   for (size_t b = 0; b < B; b++)
     gru_gates(H, gi + b * 3 * H, gh + b * 3 * H, h_prev + b * H, h_out + b * H);
+}
+
+void Model::encode_batch(size_t B, const std::vector<int>* const* ids,
+                         Annotations* const* out) const {
+  const size_t E = cfg_.emb, H = cfg_.enc_hidden, A = cfg_.attn, D = cfg_.dec_hidden;
+  // All tokens of all sentences stacked: sentence b's token t (</s> appended, as encode() does)
+  // is row first[b] + t.
+  std::vector<size_t> n(B), first(B);
+  size_t N = 0, longest = 0;
+  for (size_t b = 0; b < B; b++) {
+    n[b] = ids[b]->size() + 1;
+    first[b] = N;
+    N += n[b];
+    longest = std::max(longest, n[b]);
+    Annotations& a = *out[b];
+    a.n = int(n[b]);
+    a.h.assign(n[b] * 2 * H, 0.0f);
+    a.keys.assign(n[b] * A, 0.0f);
+    a.s0.assign(D, 0.0f);
+  }
+  // The input halves W_ih x_t + b_ih of every token: one GEMM per direction.
+  std::vector<float> emb(N * E), gi_f(N * 3 * H), gi_b(N * 3 * H);
+  for (size_t b = 0; b < B; b++)
+    for (size_t t = 0; t < n[b]; t++)
+      embed(w_.src_emb, t + 1 < n[b] ? (*ids[b])[t] : 3, &emb[(first[b] + t) * E]);
+  gemm(w_.enc_fwd.W_ih, N, emb.data(), E, w_.enc_fwd.b_ih.data(), gi_f.data(), 3 * H);
+  gemm(w_.enc_bwd.W_ih, N, emb.data(), E, w_.enc_bwd.b_ih.data(), gi_b.data(), 3 * H);
+
+  // The recurrences: step k reads x_{k+1} (->h) or x_{n-k} (<-h) of every sentence longer than
+  // k, all in one gru_batch; h_prev is 0 at the first step, as in encode().
+  std::vector<float> gi(B * 3 * H), h_prev(B * H), h(B * H);
+  std::vector<size_t> who(B), at(B);  // row m of the step: sentence who[m], its position at[m]
+  for (size_t dir = 0; dir < 2; dir++) {  // 0: ->h_j, the first H of h_j; 1: <-h_j, the last H
+    const Gru& g = dir ? w_.enc_bwd : w_.enc_fwd;
+    const float* gin = dir ? gi_b.data() : gi_f.data();
+    for (size_t k = 0; k < longest; k++) {
+      size_t m = 0;
+      for (size_t b = 0; b < B; b++) {
+        if (n[b] <= k) continue;
+        const size_t t = dir ? n[b] - 1 - k : k;
+        const float* g_row = gin + (first[b] + t) * 3 * H;
+        std::copy(g_row, g_row + 3 * H, &gi[m * 3 * H]);
+        if (k == 0) {
+          std::fill(&h_prev[m * H], &h_prev[(m + 1) * H], 0.0f);
+        } else {
+          const float* p = &out[b]->h[(dir ? t + 1 : t - 1) * 2 * H + dir * H];
+          std::copy(p, p + H, &h_prev[m * H]);
+        }
+        who[m] = b;
+        at[m++] = t;
+      }
+      gru_batch(g, m, gi.data(), h_prev.data(), h.data());
+      for (size_t r = 0; r < m; r++)
+        std::copy(&h[r * H], &h[(r + 1) * H], &out[who[r]]->h[at[r] * 2 * H + dir * H]);
+    }
+  }
+
+  std::vector<float> h1(B * H), s0(B * D);  // <-h_1 of each sentence, and s_0 from it
+  for (size_t b = 0; b < B; b++) {
+    Annotations& a = *out[b];
+    if (cfg_.scoring == Scoring::None) {  // c = [->h_T; <-h_1], as encode()
+      a.keys.clear();
+      a.c.assign(a.h.end() - 2 * H, a.h.end() - H);
+      a.c.insert(a.c.end(), a.h.begin() + H, a.h.begin() + 2 * H);
+    } else {  // keys_j = U h_j: one GEMM over the sentence's n annotations
+      gemm(w_.att_U, n[b], a.h.data(), 2 * H, nullptr, a.keys.data(), A);
+    }
+    std::copy(a.h.begin() + H, a.h.begin() + 2 * H, &h1[b * H]);
+  }
+  gemm(w_.init_W, B, h1.data(), H, w_.init_b.data(), s0.data(), D);
+  for (size_t b = 0; b < B; b++) {
+    std::copy(&s0[b * D], &s0[(b + 1) * D], out[b]->s0.begin());
+    k_.tanh(D, out[b]->s0.data(), out[b]->s0.data());
+  }
 }
 
 void Model::step_batch(size_t B, const Annotations* const* a, const int* y_prev,

@@ -1,7 +1,8 @@
 // Translator::translate_batch: translate() for many texts, greedy decoding batched.
 //
-// Each text is tokenized and encoded on its own (different lengths n), then up to kMaxLive
-// sentences decode together through Model::step_batch, one output word each per step, with
+// Each text is tokenized on its own; the sentences that join the batch together are encoded
+// together (Model::encode_batch), then up to kMaxLive of them decode together through
+// Model::step_batch, one output word each per step, with
 // greedy_search's own rules (greedy_pick: the copy rule for <unk>, the same length limit per
 // sentence). A sentence that writes </s> or reaches its limit leaves the batch and the next
 // waiting one joins; step_batch equals step() bit for bit, so every translation is exactly
@@ -75,21 +76,31 @@ bool Translator::translate_batch(const std::vector<std::string>& texts, const Tr
   };
   size_t next = 0;
   while (next < waiting.size() || !live.empty()) {
-    while (live.size() < kMaxLive && next < waiting.size()) {  // fill the free places
-      auto l = std::make_unique<Live>();
-      l->index = waiting[next++];
-      Translation& t = (*out)[l->index];
+    // Fill the free places: the sentences that join are encoded together.
+    std::vector<std::unique_ptr<Live>> joining;
+    std::vector<const std::vector<int>*> ids;
+    std::vector<Annotations*> annotations;
+    while (live.size() + joining.size() < kMaxLive && next < waiting.size()) {
+      joining.push_back(std::make_unique<Live>());
+      joining.back()->index = waiting[next++];
+      ids.push_back(&(*out)[joining.back()->index].src_ids);
+      annotations.push_back(&joining.back()->a);
+    }
+    if (!joining.empty()) {
       auto t0 = std::chrono::steady_clock::now();
-      m.encode(t.src_ids, &l->a);
-      impl_->mark_copyable(toks[l->index], &l->a);
-      t.encode_ms = ms_since(t0);
-      l->joined = std::chrono::steady_clock::now();
-      l->s = l->a.s0;
-      l->max_len = max_output_len(impl_->data.config, int(toks[l->index].size()), p.max_len);
-      if (l->max_len > 0)
-        live.push_back(std::move(l));
-      else
-        finish(*l);  // greedy_search would not take a step either
+      m.encode_batch(joining.size(), ids.data(), annotations.data());
+      const double encode_ms = ms_since(t0) / double(joining.size());  // each one's share
+      for (auto& l : joining) {
+        impl_->mark_copyable(toks[l->index], &l->a);
+        (*out)[l->index].encode_ms = encode_ms;
+        l->joined = std::chrono::steady_clock::now();
+        l->s = l->a.s0;
+        l->max_len = max_output_len(impl_->data.config, int(toks[l->index].size()), p.max_len);
+        if (l->max_len > 0)
+          live.push_back(std::move(l));
+        else
+          finish(*l);  // greedy_search would not take a step either
+      }
     }
     if (live.empty()) break;
 
