@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
-//               [--only engines|scoring]
+//               [--only engines|scoring|batch]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -16,12 +16,15 @@
 //                wall time of a whole `bahdanau-translate --info` process, start-up included).
 // Then the scoring table (scripts/lib/scoring-bench.mjs): attention's scoring per decoder step,
 // --model (additive) against --dot-model (scaled dot), at source lengths 5, 20 and 60.
+// Then the batched table (scripts/lib/batch-bench.mjs): translateBatch() throughput in
+// wasm-simd at batch sizes 1, 8 and 32 on the same sentences, and the ratio of 32 to 1.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 import { createTranslator } from '../web/lib/bahdanau.js';
 import { devSentences } from './lib/dev-sentences.mjs';
 import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from './lib/engines.mjs';
+import { batchTable, benchBatched } from './lib/batch-bench.mjs';
 import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
@@ -40,16 +43,16 @@ function parseArgs(argv) {
     if (a === '--json') o.json = true;
     else if (a === '--model') o.model = argv[++i];
     else if (a === '--dot-model') o.dotModel = argv[++i];
-    else if (a === '--only' && ['engines', 'scoring'].includes(argv[i + 1])) o.only = argv[++i];
+    else if (a === '--only' && ['engines', 'scoring', 'batch'].includes(argv[i + 1])) o.only = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write('usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
-        '[--repeat R] [--sentences N] [--only engines|scoring]\n');
+        '[--repeat R] [--sentences N] [--only engines|scoring|batch]\n');
       process.exit(2);
     }
   }
   for (const [flag, file] of [['--model', o.model], ['--dot-model', o.dotModel]]) {
-    if (flag === '--dot-model' && o.only === 'engines') continue;
+    if (flag === '--dot-model' && (o.only === 'engines' || o.only === 'batch')) continue;
     if (!existsSync(file)) {
       process.stderr.write(`bench: no model at ${file} (pass ${flag} FILE, e.g. ` +
         `tests/fixtures/tiny-${flag === '--model' ? 'additive' : 'scaled_dot'}-int8.safetensors)\n`);
@@ -154,7 +157,7 @@ async function main() {
   const sentences = devSentences(o.sentences);
   const bytes = readFileSync(o.model);
   const result = {};
-  if (o.only !== 'scoring') {
+  if (o.only === null || o.only === 'engines') {
     ensureBuilt('native');
     const engines = {};
     for (const v of ['wasm-simd', 'wasm-scalar']) engines[v] = await benchWasm(v, o, bytes, sentences);
@@ -172,9 +175,12 @@ async function main() {
       },
     });
   }
-  if (o.only !== 'engines') {
+  if (o.only === null || o.only === 'scoring') {
     result.scoring = await benchScoring({ additive: bytes, dot: readFileSync(o.dotModel) }, sentences);
     result.scoring.models = { additive: o.model, dot: o.dotModel };
+  }
+  if (o.only === null || o.only === 'batch') {
+    result.batch = await benchBatched(bytes, sentences, { repeat: o.repeat });
   }
   if (o.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -183,6 +189,7 @@ async function main() {
   const parts = [];
   if (result.engines) parts.push(table(result));
   if (result.scoring) parts.push(scoringTable(result.scoring));
+  if (result.batch) parts.push(batchTable(result.batch));
   process.stdout.write(`${parts.join('\n\n')}\n`);
 }
 
