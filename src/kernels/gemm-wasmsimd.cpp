@@ -8,11 +8,12 @@
 //   - per row, 4 lane-accumulators over k in steps of 4 (int8: 16, which is the same sequence
 //     of 4-wide adds), the same tail, then scale and bias in gemv's order.
 //
-// Memory traffic, the point of batching: the loops run row block by row block, and inside a
-// block over the vectors in tiles of 4. A block's 4 rows of W (a few KB) come from memory once,
-// then serve every tile from L1; in a tile each load of W feeds 4 vectors. The B vectors
-// (B x cols floats, tens of KB) are what gets re-read per block, from L1/L2. At batch 1 the
-// kernels just call gemv.
+// What batching saves: the loops run row block by row block, and inside a block over the
+// vectors in tiles of 4. A block's 4 rows of W (a few KB) come from memory once, then serve
+// every tile from L1; in a tile each load of W feeds 4 vectors, and int8 rows are widened to
+// f32 once per call instead of once per vector. The B vectors (B x cols floats, tens of KB)
+// are what gets re-read per block, from L1/L2. The multiply and add per weight and vector stay:
+// they are gemv's arithmetic. At batch 1 the kernels just call gemv.
 #include <algorithm>
 #include <vector>
 

@@ -44,8 +44,12 @@ struct Kernels {
   //   Y[b*ldy + r] = bias[r] + sum_k W[r*ld + k] * X[b*ldx + k],   r < rows, b < B
   // Every Y[b*ldy + r] is bit-identical to what this table's gemv computes for row r and
   // vector b (same accumulation order, tails included), so a batch decodes exactly the numbers
-  // of one-at-a-time decoding on each engine and gives identical tokens. What batching buys is
-  // memory traffic: each block of 4 rows of W is read from memory once for all B vectors.
+  // of one-at-a-time decoding on each engine and gives identical tokens. What batching buys:
+  // each block of 4 rows of W is read from memory once for all B vectors, and the per-weight
+  // work that does not depend on the vector (loading it; widening int8 to f32) is shared. The
+  // multiply and add per weight and vector remain (the order that keeps results identical), so
+  // the gain is bounded: about 2x tokens/s at B = 32 for the shipped int8 model, and little for
+  // f32 weights, whose gemv is not memory-bound at these sizes (scripts/bench).
   void (*gemm_f32)(size_t rows, size_t cols, const float* W, size_t ld, size_t B, const float* X,
                    size_t ldx, const float* bias, float* Y, size_t ldy);
   // Y[b*ldy + r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * X[b*ldx + k]   (gemv_i8's)
