@@ -2,10 +2,10 @@
 //
 // Each text is tokenized on its own; the sentences that join the batch together are encoded
 // together (Model::encode_batch), then up to kMaxLive of them decode together through
-// Model::step_batch, one output word each per step, with
-// greedy_search's own rules (greedy_pick: the copy rule for <unk>, the same length limit per
-// sentence). A sentence that writes </s> or reaches its limit leaves the batch and the next
-// waiting one joins; step_batch equals step() bit for bit, so every translation is exactly
+// Model::step_batch, one output word each per step, with greedy_search's own rules
+// (greedy_pick: the copy rule for <unk>; the same length limit per sentence). A sentence that
+// writes </s> or reaches its limit leaves the batch and the next waiting one joins; both batched
+// functions equal their one-sentence twins bit for bit, so every translation is exactly
 // translate()'s. Beam search (beam > 1) is not batched: each text goes through translate().
 #include <chrono>
 #include <memory>
