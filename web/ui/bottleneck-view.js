@@ -16,13 +16,11 @@ import { gradientCss } from './colormap.js';
 import { CStrip } from './c-strip.js';
 import { h } from './dom.js';
 import { SIDES } from './lockstep.js';
-import { PairSides } from './pair-sides.js';
+import { PairView } from './pair-sides.js';
 import { STRINGS } from './strings.js';
 import { WHY_STRINGS } from './why-strings.js';
 
-export class BottleneckView {
-  player;
-  #pair; // the sides, the player and its bar (pair-sides.js)
+export class BottleneckView extends PairView {
   #lang = 'en';
   #el = {};
   #side = {}; // per side: pair-sides.js's record, plus {stripRoot, strip}
@@ -31,9 +29,8 @@ export class BottleneckView {
   // controls: 'full' (also first, last and speed), 'minimal' or 'none'. onChange(view) after
   // every move of the player.
   constructor(container, { lang = 'en', controls = 'full', onChange } = {}) {
+    super(); // this.pair: the sides, the player and its bar (pair-sides.js)
     this.#onChange = onChange ?? (() => {});
-    this.#pair = new PairSides(() => this.render());
-    this.player = this.#pair.player;
     const e = this.#el;
     e.pair = h('div', { class: 'bl-cmp-pair' }, SIDES.map((side) => this.#buildSide(side)));
     e.legendLabel = h('span', { class: 'bl-cmp-legend-label' });
@@ -43,7 +40,7 @@ export class BottleneckView {
     e.refText = h('span', { lang: 'fr' });
     e.reference = h('p', { class: 'bl-bn-reference', 'data-role': 'reference', hidden: true }, e.refLabel, ' ', e.refText);
     e.root = h('div', { class: 'bl-compare bl-bottleneck', 'data-role': 'bottleneck' },
-      this.#pair.bar.element, e.pair, e.reference, e.legend);
+      this.pair.bar.element, e.pair, e.reference, e.legend);
     container.replaceChildren(e.root);
     this.setControls(controls);
     this.setLang(lang);
@@ -51,7 +48,7 @@ export class BottleneckView {
 
   #buildSide(side) {
     const stripRoot = h('div', { hidden: true });
-    const s = this.#pair.build(side, { before: [stripRoot] });
+    const s = this.pair.build(side, { before: [stripRoot] });
     s.output.lastChild.setAttribute('lang', 'fr');
     Object.assign(s, { stripRoot, strip: new CStrip(stripRoot, { strings: WHY_STRINGS.en }) });
     this.#side[side] = s;
@@ -72,18 +69,18 @@ export class BottleneckView {
   }
 
   setControls(mode) {
-    this.#pair.bar.setMode(mode);
+    this.pair.bar.setMode(mode);
   }
 
   setLang(lang) {
     this.#lang = lang === 'zh' ? 'zh' : 'en';
     const e = this.#el;
-    this.#pair.bar.setStrings(this.#S);
+    this.pair.bar.setStrings(this.#S);
     e.legendLabel.textContent = this.#S.legend;
     e.refLabel.textContent = this.#W.reference;
     for (const side of SIDES) {
       this.#side[side].strip.setStrings(this.#W);
-      this.#pair.label(side, this.#W, this.#S);
+      this.pair.label(side, this.#W, this.#S);
     }
     this.render();
   }
@@ -94,7 +91,7 @@ export class BottleneckView {
     s.model = model;
     s.stripRoot.hidden = !this.#fixed(side);
     s.matrixRoot.hidden = this.#fixed(side);
-    this.#pair.label(side, this.#W, this.#S);
+    this.pair.label(side, this.#W, this.#S);
     this.render();
   }
 
@@ -107,35 +104,16 @@ export class BottleneckView {
   // A new sentence: no rows and no c; columns come with setColumns.
   reset({ play = true } = {}) {
     for (const side of SIDES) this.#side[side].strip.reset();
-    this.#pair.reset({ play });
-  }
-
-  setColumns(side, columns) {
-    this.#pair.setColumns(side, columns);
-    this.render();
-  }
-
-  push(side, step) {
-    this.#pair.push(side, step);
-  }
-
-  finish(side) {
-    this.#pair.finish(side);
-  }
-
-  // The finished translation of one side: its words then show with the text's own spacing.
-  setResult(side, result) {
-    this.#pair.setResult(side, result);
-    this.render();
+    this.pair.reset({ play });
   }
 
   render() {
     for (const side of SIDES) {
-      this.#pair.render(side, { matrix: !this.#fixed(side) });
+      this.pair.render(side, { matrix: !this.#fixed(side) });
       if (this.#fixed(side)) this.#renderStrip(side);
     }
-    this.#pair.renderControls(this.#W, this.#S);
-    this.#pair.stamp(this.#el.root);
+    this.pair.renderControls(this.#W, this.#S);
+    this.pair.stamp(this.#el.root);
     this.#onChange(this);
   }
 
@@ -144,7 +122,7 @@ export class BottleneckView {
   // that ends the sentence included.
   #renderStrip(side) {
     const { strip } = this.#side[side];
-    const received = this.#pair.received(side);
+    const received = this.pair.received(side);
     strip.check(received);
     const read = this.player.steps.slice(0, this.player.position + 1).map((st) => st[side]).filter(Boolean);
     const last = read.at(-1);

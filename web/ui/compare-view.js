@@ -20,12 +20,10 @@ import { ModelFacts } from './compare-facts.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
 import { SIDES } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
-import { PairSides } from './pair-sides.js';
+import { PairView } from './pair-sides.js';
 import { STRINGS } from './strings.js';
 
-export class CompareView {
-  player;
-  #pair; // the sides, the player and its bar (pair-sides.js)
+export class CompareView extends PairView {
   #lang = 'en';
   #el = {};
   #side = {}; // per side: pair-sides.js's record, plus {facts, cost, costFailed}
@@ -36,9 +34,8 @@ export class CompareView {
   // controls: 'full' (also first, last and speed), 'minimal' or 'none'. onChange(view) after
   // every move of the player.
   constructor(container, { lang = 'en', controls = 'full', onChange } = {}) {
+    super(); // this.pair: the sides, the player and its bar (pair-sides.js)
     this.#onChange = onChange ?? (() => {});
-    this.#pair = new PairSides(() => this.render());
-    this.player = this.#pair.player;
     const e = this.#el;
     e.tvTitle = h('strong', { class: 'bl-cmp-tv-title' });
     e.tvText = h('span');
@@ -56,7 +53,7 @@ export class CompareView {
     self.el = h('section', { class: 'bl-cmp-self', 'data-role': 'self-attention' },
       self.title, self.note, self.methodLabel, self.method, self.diagonal, self.root);
     self.matrix = new AttentionMatrix(self.root, { strings: STRINGS.en });
-    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.#pair.bar.element, e.tv, e.pair, e.legend,
+    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.pair.bar.element, e.tv, e.pair, e.legend,
       h('section', { class: 'bl-cmp-explain' }, e.explainTitle, e.explain), self.el);
     container.replaceChildren(e.root);
 
@@ -66,7 +63,7 @@ export class CompareView {
 
   #buildSide(side) {
     const facts = new ModelFacts();
-    const s = this.#pair.build(side, { after: [facts.element] });
+    const s = this.pair.build(side, { after: [facts.element] });
     Object.assign(s, { facts, cost: null, costFailed: false });
     this.#side[side] = s;
     return s.el;
@@ -81,7 +78,7 @@ export class CompareView {
   }
 
   setControls(mode) {
-    this.#pair.bar.setMode(mode);
+    this.pair.bar.setMode(mode);
   }
 
   setLang(lang) {
@@ -89,7 +86,7 @@ export class CompareView {
     const C = this.#C;
     const S = this.#S;
     const e = this.#el;
-    this.#pair.bar.setStrings(S);
+    this.pair.bar.setStrings(S);
     e.tvTitle.textContent = C.tvTitle;
     e.legendLabel.textContent = S.legend;
     e.explainTitle.textContent = C.explainTitle;
@@ -122,27 +119,8 @@ export class CompareView {
     this.#self.data = null;
     this.#self.pending = true;
     this.#sentence = true;
-    this.#pair.reset({ play });
+    this.pair.reset({ play });
     this.#renderSelf();
-  }
-
-  setColumns(side, columns) {
-    this.#pair.setColumns(side, columns);
-    this.render();
-  }
-
-  push(side, step) {
-    this.#pair.push(side, step);
-  }
-
-  finish(side) {
-    this.#pair.finish(side);
-  }
-
-  // The finished translation of one side: its words then show with the text's own spacing.
-  setResult(side, result) {
-    this.#pair.setResult(side, result);
-    this.render();
   }
 
   // An EngineClient.analyze() result for one side (selfAttention null for an additive model).
@@ -174,18 +152,18 @@ export class CompareView {
     const rows = {};
     for (const side of SIDES) rows[side] = this.#renderSide(side);
     this.#renderTv(rows);
-    this.#pair.renderControls(this.#C, this.#S);
-    this.#pair.stamp(this.#el.root);
+    this.pair.renderControls(this.#C, this.#S);
+    this.pair.stamp(this.#el.root);
     this.#onChange(this);
   }
 
   #labelSide(side) {
-    this.#pair.label(side, this.#C, this.#S);
+    this.pair.label(side, this.#C, this.#S);
   }
 
   #renderSide(side) {
     const s = this.#side[side];
-    const { shown } = this.#pair.render(side);
+    const { shown } = this.pair.render(side);
     s.facts.render(this.#C, {
       info: s.model?.info ?? null,
       cost: s.cost,

@@ -139,3 +139,32 @@ export class PairSides {
     root.dataset.finished = String(p.finished);
   }
 }
+
+// The base of both two-model views: it creates their PairSides and passes a side's decoding
+// events through, redrawing (the view's render()) where the view must. `pair` is the views'
+// own handle on it; the page and the widget use only `player` and the methods.
+export class PairView {
+  constructor() {
+    this.pair = new PairSides(() => this.render());
+    this.player = this.pair.player;
+  }
+
+  setColumns(side, columns) {
+    this.pair.setColumns(side, columns);
+    this.render();
+  }
+
+  push(side, step) {
+    this.pair.push(side, step);
+  }
+
+  finish(side) {
+    this.pair.finish(side);
+  }
+
+  // The finished translation of one side: its words then show with the text's own spacing.
+  setResult(side, result) {
+    this.pair.setResult(side, result);
+    this.render();
+  }
+}
