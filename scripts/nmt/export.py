@@ -4,7 +4,7 @@ import json
 import numpy as np
 import torch
 
-from . import safetensors_io, tokenizer
+from . import export_transformer, safetensors_io, tokenizer
 from .model import Bahdanau
 
 FORMAT = "bahdanau-live"
@@ -24,6 +24,8 @@ def _gru(prefix, w_ih, w_hh, b_ih, b_hh):
 
 def to_tensors(model):
     """File tensor name -> numpy f32, in the file's naming (one place maps the two namings)."""
+    if model.cfg.get("arch") == "transformer":
+        return export_transformer.to_tensors(model)
     sd = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in model.state_dict().items()}
     t = {"src_emb": sd["src_emb.weight"], "tgt_emb": sd["tgt_emb.weight"],
          "dec.init.W": sd["init.weight"], "dec.init.b": sd["init.bias"],
@@ -45,6 +47,8 @@ def to_tensors(model):
 
 
 def from_tensors(t, cfg):
+    if cfg.get("arch") == "transformer":
+        return export_transformer.from_tensors(t, cfg)
     model = Bahdanau(dict(cfg, dropout=0.0))
     sd = {"src_emb.weight": t["src_emb"], "tgt_emb.weight": t["tgt_emb"],
           "init.weight": t["dec.init.W"], "init.bias": t["dec.init.b"],
@@ -90,7 +94,10 @@ def dequantize(tensors):
 
 
 def metadata(cfg, meta, dtype, extra=None):
-    config = {k: cfg[k] for k in CONFIG_KEYS}
+    if cfg.get("arch") == "transformer":
+        config = {k: cfg[k] for k in export_transformer.CONFIG_KEYS}
+    else:
+        config = {k: cfg[k] for k in CONFIG_KEYS}
     if cfg["scoring"] == "none":
         config["attn"] = 0  # no scoring network, so no attention width (the loaders check it)
     for k, default in OPTIONAL_CONFIG.items():

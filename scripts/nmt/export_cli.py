@@ -7,7 +7,7 @@ import os
 import torch
 
 from . import data, export, golden
-from .model import Bahdanau
+from .train import build_model
 
 
 def sha256(path):
@@ -28,7 +28,7 @@ def main(argv=None):
 
     ck = torch.load(args.checkpoint)
     cfg = dict(ck["cfg"], dropout=0.0)
-    model = Bahdanau(cfg)
+    model = build_model(cfg)
     model.load_state_dict(ck["model"])
     model.eval()
     extra = {"epochs": ck["state"]["epoch"], "steps": ck["state"]["step"],

@@ -5,6 +5,10 @@
            forced decoding of a given French target: every row, its probability and top-5;
            "-cgru" models score with the conditional GRU's query; "none" models have no
            attention: empty e and alpha, the same c at every step)
+  tiny Transformers: tests/fixtures/tiny-transformer-{f32,int8}.safetensors + .json (the same
+           cases; each step also has "cross": every decoder layer's cross-attention per head,
+           and each case "encoder" (the encoder's output, after its final LayerNorm) and
+           "encoder_self_attention" (layers x heads x n x n), so every stage can be compared)
   shipped: tests/fixtures/en-fr-dev100.json (greedy and beam-4 of 100 dev sentences,
            from the int8 weights as stored)
 """
@@ -16,7 +20,7 @@ import random
 
 import torch
 
-from . import corpus, data, export
+from . import corpus, data, export, transformer
 from .model import Bahdanau, default_config
 from .search import Translator, copyable
 
@@ -71,6 +75,21 @@ def tiny_model(scoring, seed, decoder="paper"):
     return model.eval(), tiny_meta(cfg)
 
 
+def tiny_transformer(seed):
+    cfg = transformer.default_config(emb=8, d_model=12, heads=3, ffn=16, enc_layers=2,
+                                     dec_layers=2, src_vocab=len(TINY_SRC) + 4,
+                                     tgt_vocab=len(TINY_TGT) + 4, max_src_len=64, max_tgt_len=40,
+                                     dropout=0.0)
+    torch.manual_seed(seed)
+    model = transformer.Transformer(cfg)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 0.6)
+        model.out_b[data.EOS] += 2.0
+        model.out_b[data.UNK] += 2.5
+    return model.eval(), tiny_meta(cfg)
+
+
 def force_record(tr, text, target):
     """Forced decoding of target after text: the rows the core's Translator::align must give."""
     _, ids = tr.source(text)
@@ -108,7 +127,14 @@ def case_record(tr, text, with_steps=True, target=None):
     b_tok = tr.target_tokens(best["ids"], best["alphas"], src_tokens)
     rec["beam4"] = {"ids": best["ids"], "tokens": b_tok, "text": tr.translate(text, 4)["text"],
                     "norm": best["norm"]}
-    if with_steps and tr.cfg["scoring"] == "scaled_dot":
+    if tr.cfg.get("arch") == "transformer":
+        if with_steps:
+            with torch.no_grad():
+                src = torch.tensor([ids + [data.EOS]])
+                mem, _, _ = tr.model.encode_all(src, torch.tensor([len(ids) + 1]))
+            rec["encoder"] = mem[0].tolist()
+            rec["encoder_self_attention"] = tr.encoder_self_attention(ids).tolist()
+    elif with_steps and tr.cfg["scoring"] == "scaled_dot":
         scores, weights = tr.self_attention(ids)
         rec["self_attention"] = {"scores": scores.tolist(), "weights": weights.tolist()}
     return rec
@@ -119,12 +145,20 @@ TINY_MODELS = ((11, "additive", "paper"), (12, "scaled_dot", "paper"),
                (15, "none", "paper"), (16, "none", "cgru"))
 
 
+TINY_TRANSFORMER_SEED = 17
+
+
 def write_tiny():
     os.makedirs(FIX, exist_ok=True)
-    for seed, scoring, decoder in TINY_MODELS:
-        model, meta = tiny_model(scoring, seed, decoder)
+    kinds = [(f"tiny-{scoring}{'-cgru' if decoder == 'cgru' else ''}", scoring, decoder,
+              lambda seed=seed, scoring=scoring, decoder=decoder: tiny_model(scoring, seed, decoder))
+             for seed, scoring, decoder in TINY_MODELS]
+    kinds.append(("tiny-transformer", "scaled_dot", "transformer",
+                  lambda: tiny_transformer(TINY_TRANSFORMER_SEED)))
+    for base, scoring, decoder, make in kinds:
+        model, meta = make()
         for dtype in ("f32", "int8"):
-            name = f"tiny-{scoring}{'-cgru' if decoder == 'cgru' else ''}-{dtype}"
+            name = f"{base}-{dtype}"
             path = os.path.join(FIX, name + ".safetensors")
             export.save_model(path, model, meta, dtype)
             ref, ref_meta = export.load_model(path)  # int8: the dequantized weights as stored
@@ -132,6 +166,8 @@ def write_tiny():
             doc = {"model": name + ".safetensors", "scoring": scoring, "decoder": decoder,
                    "dtype": dtype, "cases": [case_record(tr, t, target=g)
                                              for t, g in zip(TINY_INPUTS, TINY_TARGETS)]}
+            if meta["cfg"].get("arch") == "transformer":
+                doc["arch"] = "transformer"
             with open(os.path.join(FIX, name + ".json"), "w") as f:
                 json.dump(doc, f, ensure_ascii=False)
             print("wrote", name)

@@ -80,6 +80,14 @@ class Translator:
         logp = torch.log_softmax(self.model.logits(s, c, y_emb), dim=-1)
         return e[0], alpha[0], c[0], s, logp[0]
 
+    def layers(self):
+        """A Transformer's last step, every decoder layer's cross-attention per head:
+        {"e": [layer][head][j], "alpha": ...}; None for the RNN models."""
+        cross = getattr(self.model, "last_cross", None)
+        if cross is None:
+            return None
+        return {"e": [e[0].tolist() for e, _ in cross], "alpha": [a[0].tolist() for _, a in cross]}
+
     def greedy(self, ids, copy_mask=None):
         """Greedy decoding; one record per step, the </s> step included. copy_mask: see
         may_write_unk (translate passes the source tokens' copyable())."""
@@ -96,6 +104,8 @@ class Translator:
             steps.append({"e": e.tolist(), "alpha": row, "c": c.tolist(),
                           "token": y, "prob": float(torch.exp(logp[y])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
+            if self.layers() is not None:
+                steps[-1]["cross"] = self.layers()
             if y == data.EOS:
                 break
         return steps
@@ -116,6 +126,8 @@ class Translator:
             steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
                           "token": tok, "prob": float(torch.exp(logp[tok])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
+            if self.layers() is not None:
+                steps[-1]["cross"] = self.layers()
             y = tok
         return steps
 
@@ -155,6 +167,14 @@ class Translator:
             finished.append(hyp)
         order = sorted(range(len(finished)), key=lambda i: (-finished[i]["norm"], i))
         return [finished[i] for i in order]
+
+    @torch.no_grad()
+    def encoder_self_attention(self, ids):
+        """A Transformer's real encoder self-attention: per layer, per head, the scores e and
+        the weights alpha over the source and </s>, (layers, heads, n+1, n+1)."""
+        src = torch.tensor([ids + [data.EOS]])
+        _, _, selfs = self.model.encode_all(src, torch.tensor([len(ids) + 1]))
+        return torch.stack([a[0] for a in selfs])
 
     @torch.no_grad()
     def self_attention(self, ids):

@@ -16,7 +16,13 @@ import torch
 import torch.nn.functional as F
 
 from . import corpus, data, joined
+from . import transformer
 from .model import Bahdanau, default_config
+
+
+def build_model(cfg):
+    """The model class a config names: the RNN (Bahdanau) or the Transformer."""
+    return transformer.Transformer(cfg) if cfg.get("arch") == "transformer" else Bahdanau(cfg)
 
 
 def batches(items, batch_size, rng):
@@ -65,8 +71,11 @@ def dev_loss(model, dev, batch_size=256, bf16=False):
     return total / max(n, 1)
 
 
-def lr_at(step, total, base):
-    """Constant for 40% of the run, then linear decay to 5% of the base rate."""
+def lr_at(step, total, base, warmup=0):
+    """Linear warm-up over `warmup` steps (the Transformer's), constant until 40% of the run,
+    then linear decay to 5% of the base rate."""
+    if step < warmup:
+        return base * (step + 1) / warmup
     frac = step / max(total, 1)
     return base if frac < 0.4 else base * (1.0 - 0.95 * (frac - 0.4) / 0.6)
 
@@ -81,6 +90,11 @@ def main(argv=None):
     ap.add_argument("--data", default=data.DEFAULT_DATA, help="Tatoeba TSV (English<TAB>French)")
     ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
                     help="checkpoint folder (training resumes from it)")
+    ap.add_argument("--arch", default="rnn", choices=["rnn", "transformer"],
+                    help="rnn: Bahdanau et al. 2014 (scripts/nmt/model.py); transformer: "
+                         "Vaswani et al. 2017 (scripts/nmt/transformer.py), --scoring ignored")
+    ap.add_argument("--warmup", type=int, default=None,
+                    help="linear LR warm-up steps (default: 0 for rnn, 400 for transformer)")
     ap.add_argument("--scoring", default="additive", choices=["additive", "scaled_dot", "none"],
                     help="none: the paper's RNNencdec, one fixed context vector, no attention")
     ap.add_argument("--decoder", default="paper", choices=["paper", "cgru"],
@@ -113,7 +127,11 @@ def main(argv=None):
     ckpt_path = os.path.join(args.out, "last.pt")
     log_path = os.path.join(args.out, "log.jsonl")
 
-    cfg = default_config(scoring=args.scoring, decoder=args.decoder, **json.loads(args.config))
+    if args.arch == "transformer":
+        cfg = transformer.default_config(**json.loads(args.config))
+    else:
+        cfg = default_config(scoring=args.scoring, decoder=args.decoder, **json.loads(args.config))
+    warmup = args.warmup if args.warmup is not None else (400 if args.arch == "transformer" else 0)
     t0 = time.time()
     corp = corpus.build(args.data, cfg["src_vocab"], cfg["tgt_vocab"], cfg["src_lang"],
                         cfg["tgt_lang"], limit=args.limit, cache_dir=os.path.join(args.out, ".."))
@@ -134,8 +152,9 @@ def main(argv=None):
               f"{cfg['src_vocab']}/{cfg['tgt_vocab']} ({time.time() - t0:.0f}s)", flush=True)
 
     torch.manual_seed(args.seed)
-    model = Bahdanau(cfg)
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    model = build_model(cfg)
+    betas = (0.9, 0.98) if args.arch == "transformer" else (0.9, 0.999)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=betas)
     state = {"epoch": 0, "batch": 0, "step": 0, "elapsed": 0.0, "best_dev": float("inf")}
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path)
@@ -147,7 +166,8 @@ def main(argv=None):
         if not args.quiet:
             print(f"resuming at epoch {state['epoch'] + 1}, batch {state['batch']}", flush=True)
     if not args.quiet:
-        print(f"model: {model.num_params():,} parameters, scoring {cfg['scoring']}", flush=True)
+        print(f"model: {model.num_params():,} parameters, "
+              f"{cfg.get('arch', 'rnn')}, scoring {cfg['scoring']}", flush=True)
 
     meta = {"cfg": cfg, "src_itos": corp["src_itos"], "tgt_itos": corp["tgt_itos"],
             "src_names": corp["src_names"], "tgt_names": corp["tgt_names"]}
@@ -168,7 +188,8 @@ def main(argv=None):
     total_steps = args.steps or per_epoch * args.epochs
     recipe = {k: getattr(args, k) for k in ("epochs", "steps", "batch", "lr", "smoothing",
                                             "max_len", "seed", "threads", "bf16", "joined",
-                                            "train_subset")}
+                                            "train_subset", "arch")}
+    recipe["warmup"] = warmup
     meta["recipe"] = recipe
     session_start = time.time()
     elapsed_before = state["elapsed"]
@@ -193,7 +214,7 @@ def main(argv=None):
         run_loss, run_n = 0.0, 0
         for bi in range(state["batch"], len(order)):
             for g in opt.param_groups:
-                g["lr"] = lr_at(state["step"], total_steps, args.lr)
+                g["lr"] = lr_at(state["step"], total_steps, args.lr, warmup)
             loss = loss_of(model, order[bi], args.smoothing, args.bf16)
             opt.zero_grad()
             loss.backward()
