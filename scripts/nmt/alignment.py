@@ -96,3 +96,31 @@ def torch_rows(translator):
         tgt_ids = translator.target(it["fr"])[1]
         return [st["alpha"] for st in translator.force(src_ids, tgt_ids)[:-1]]
     return rows_of
+
+
+def per_head(items, translator):
+    """A Transformer's alignment measures for every decoder layer's cross-attention: each head
+    alone ("L1H2", 1-based) and each layer's mean over heads ("L1 mean"). One forced decoding
+    per sentence serves them all. Picking the best head by these figures selects on the gold
+    set, so its score is optimistic; the model's own summary row (the last layer's mean) is
+    what measure() on torch_rows reports."""
+    forced = {}
+
+    def cross_rows(it):
+        key = (it["en"], it["fr"])
+        if key not in forced:
+            src_ids = translator.source(it["en"])[1]
+            tgt_ids = translator.target(it["fr"])[1]
+            forced[key] = [st["cross"]["alpha"] for st in translator.force(src_ids, tgt_ids)[:-1]]
+        return forced[key]
+
+    cfg = translator.cfg
+    out = {}
+    for layer in range(cfg["dec_layers"]):
+        for head in range(cfg["heads"]):
+            out[f"L{layer + 1}H{head + 1}"] = measure(
+                items, lambda it, l=layer, h=head: [r[l][h] for r in cross_rows(it)])
+        out[f"L{layer + 1} mean"] = measure(
+            items, lambda it, l=layer: [[sum(col) / len(col) for col in zip(*r[l])]
+                                        for r in cross_rows(it)])
+    return out

@@ -155,10 +155,19 @@ def main(argv=None):
         tr = Translator(model, meta, copy_rule=not args.no_copy_rule)
         tokenize = lambda text, tr=tr: tr.target(text)[0]  # noqa: E731
         extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
-                 "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"]}
+                 "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"],
+                 "arch": meta["cfg"].get("arch", "rnn")}
         if gold and meta["cfg"]["scoring"] != "none":  # no attention, nothing to align
             extra.update({k: round(v, 3) if isinstance(v, float) else v for k, v in
                           alignment.measure(gold, alignment.torch_rows(tr)).items()})
+            if meta["cfg"].get("arch") == "transformer":
+                heads = alignment.per_head(gold, tr)
+                best = max((k for k in heads if "H" in k),
+                           key=lambda k: heads[k]["align_accuracy"])
+                extra["align_best_head"] = {"head": best, **{
+                    k: round(v, 3) for k, v in heads[best].items() if isinstance(v, float)}}
+                extra["align_per_head"] = {k: round(v["align_accuracy"], 1)
+                                           for k, v in heads.items()}
         if long_items:
             def decode(texts):
                 if args.engine == "native":
