@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
-//               [--only engines|scoring|batch]
+//               [--only engines|scoring|batch|peers] [--peers]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -18,6 +18,9 @@
 // --model (additive) against --dot-model (scaled dot), at source lengths 5, 20 and 60.
 // Then the batched table (scripts/lib/batch-bench.mjs): translateBatch() throughput in
 // wasm-simd at batch sizes 1, 8 and 32 on the same sentences, and the ratio of 32 to 1.
+// --peers adds the peer table (scripts/lib/peer-bench.mjs): onnxruntime-web on the same
+// weights and sentences, greedy, interleaved with wasm-simd in this process, and the ratios;
+// --only peers runs that table alone. Its ONNX graphs are exported to build/onnx/ if missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -26,6 +29,7 @@ import { devSentences } from './lib/dev-sentences.mjs';
 import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from './lib/engines.mjs';
 import { batchTable, benchBatched } from './lib/batch-bench.mjs';
 import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
+import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
@@ -35,29 +39,54 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
+  '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers] [--peers]\n';
+const HELP = `${USAGE}
+Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
+  the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
+  the scoring table   attention's scoring per step, --model (additive) against --dot-model
+  the batched table   translateBatch() throughput in wasm-simd at B = 1, 8 and 32
+  --peers             adds the peer table: onnxruntime-web (npm devDependency; wasm, 1 thread,
+                      SIMD) on the same weights (int8 dequantized, run in f32) and sentences,
+                      greedy, interleaved with wasm-simd in this process: ms per output token,
+                      ours / peer, ours alone beside it, and how many sentences' tokens differ.
+                      Exports and checks its ONNX graphs into build/onnx/ when missing
+                      (scripts/export-onnx; Debian's python3-onnx).
+  --only T            just that table (--only peers: the peer table alone)
+  --json              the results as JSON instead of tables
+`;
+
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null };
+    sentences: 200, only: null, peers: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--json') o.json = true;
+    if (a === '--help' || a === '-h') {
+      process.stdout.write(HELP);
+      process.exit(0);
+    } else if (a === '--json') o.json = true;
     else if (a === '--model') o.model = argv[++i];
     else if (a === '--dot-model') o.dotModel = argv[++i];
-    else if (a === '--only' && ['engines', 'scoring', 'batch'].includes(argv[i + 1])) o.only = argv[++i];
+    else if (a === '--peers') o.peers = true;
+    else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers'].includes(argv[i + 1])) o.only = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
-      process.stderr.write('usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
-        '[--repeat R] [--sentences N] [--only engines|scoring|batch]\n');
+      process.stderr.write(USAGE);
       process.exit(2);
     }
   }
   for (const [flag, file] of [['--model', o.model], ['--dot-model', o.dotModel]]) {
-    if (flag === '--dot-model' && (o.only === 'engines' || o.only === 'batch')) continue;
+    if (flag === '--dot-model' && ['engines', 'batch', 'peers'].includes(o.only)) continue;
     if (!existsSync(file)) {
       process.stderr.write(`bench: no model at ${file} (pass ${flag} FILE, e.g. ` +
         `tests/fixtures/tiny-${flag === '--model' ? 'additive' : 'scaled_dot'}-int8.safetensors)\n`);
       process.exit(1);
     }
+  }
+  if (o.only === 'peers') o.peers = true;
+  if (o.peers && o.beam !== 1) {
+    process.stderr.write('bench: --peers decodes greedily (beam 1): the peer has no beam search\n');
+    process.exit(2);
   }
   return o;
 }
@@ -182,6 +211,9 @@ async function main() {
   if (o.only === null || o.only === 'batch') {
     result.batch = await benchBatched(bytes, sentences, { repeat: o.repeat });
   }
+  if (o.peers) {
+    result.peers = await benchPeers(o, bytes, sentences);
+  }
   if (o.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -190,6 +222,7 @@ async function main() {
   if (result.engines) parts.push(table(result));
   if (result.scoring) parts.push(scoringTable(result.scoring));
   if (result.batch) parts.push(batchTable(result.batch));
+  if (result.peers) parts.push(peersTable(result.peers));
   process.stdout.write(`${parts.join('\n\n')}\n`);
 }
 
