@@ -10,6 +10,8 @@ import { wireExport } from './app/export-actions.js';
 import { applyStrings } from './app/i18n.js';
 import { inputCheck } from './app/input-check.js';
 import { Paragraph } from './app/paragraph.js';
+import { TransformerParts } from './app/transformer.js';
+import { ModelMenu } from './app/model-menu.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { currentView, showView, wireViews } from './app/views.js';
 import { AlignmentView } from './ui/alignment.js';
@@ -20,6 +22,7 @@ import { AttentionMatrix } from './ui/matrix.js';
 import { Player } from './ui/player.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
+import { TRANSFORMER_STRINGS, isMissingModel, modelKind } from './ui/transformer-strings.js';
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 const app = $('app');
@@ -44,6 +47,17 @@ const onFocusCell = (cell) => setHover(cell, 'matrix');
 const matrix = new AttentionMatrix($('matrix-root'), { strings: S, onFocusCell });
 const lines = new AlignmentView($('lines-root'), { strings: S, onFocusCell: (cell) => setHover(cell, 'lines') });
 const panel = new StepPanel($('step-panel'), { strings: S });
+// A Transformer's layer x head picker and encoder self-attention (app/transformer.js): a pick
+// redraws the rows from the steps already decoded.
+const tf = new TransformerParts($('heads-root'), $('encoder-root'), {
+  lang,
+  want: params.heads,
+  onPick: () => {
+    matrix.reset(sentence?.sourceTokens ?? []);
+    lastPanelStep = undefined;
+    render();
+  },
+});
 const force = new ForceMode(
   { form: $('force-form'), input: $('force-input'), submit: $('force-submit'),
     summary: $('force-summary'), text: $('force-text'), back: $('force-back') },
@@ -64,6 +78,12 @@ const paragraph = new Paragraph($('paragraph'), {
     pendingForce = '';
     decode(paragraph.sentence, paragraph.beam);
   },
+});
+
+// Another model opens the page anew on it, with the same sentence and language.
+const menu = new ModelMenu($('model-menu'), {
+  current: params.model,
+  go: (model) => location.assign(permalink(location, { text: input.value, model, step: null, beam: beamWidth(), simd: params.simd, lang })),
 });
 
 // ---- state and errors --------------------------------------------------------------------
@@ -118,9 +138,12 @@ async function loadModel() {
     engine = await client.load({ model: params.model.url, simd: params.simd, onProgress: showProgress });
   } catch (e) {
     engine = null;
-    finishLoadingWithError(loadErrorTitle(e, S), `${params.model.label}: ${e.message}`);
+    tf.setInfo(null);
+    const missing = isMissingModel(e) ? `${TRANSFORMER_STRINGS[lang].modelMissing(params.model.label)} ` : '';
+    finishLoadingWithError(loadErrorTitle(e, S), `${missing}${params.model.label}: ${e.message}`);
     return;
   }
+  tf.setInfo(engine.info);
   $('progress').hidden = true;
   setState('ready');
   renderStatus();
@@ -170,6 +193,8 @@ async function decode(text, beam) {
   const mine = sentence;
   force.clear();
   force.setAvailable(false);
+  tf.reset();
+  tf.setBeam(beam);
   renderInputNote();
   lastPanelStep = undefined;
   hover = null;
@@ -206,6 +231,7 @@ async function decode(text, beam) {
     force.setAvailable(mine.sourceTokens.length > 0);
     renderHypotheses();
     renderStatus();
+    tf.showEncoder(client, text);
     if (pendingForce) {
       const french = pendingForce;
       pendingForce = '';
@@ -258,7 +284,7 @@ function shownRows() {
   return player.steps
     .slice(0, player.position + 1)
     .filter(isRow)
-    .map((st) => ({ word: st.word, weights: st.alpha }));
+    .map((st) => ({ word: st.word, weights: tf.row(st) }));
 }
 
 function render() {
@@ -278,7 +304,7 @@ function render() {
     lastPanelStep = step;
     panel.render(step && {
       columns: sentence.sourceTokens,
-      step,
+      step: tf.panelStep(step),
       scoring: engine?.info.scoring,
       decoder: engine?.info.decoder,
       beam: Boolean(step.beamOnly),
@@ -367,7 +393,7 @@ function renderStatus() {
   const reason = params.simd === false ? 'forced by ?simd=0' : eng.reason;
   const parts = [
     `${S.engine}: ${S.engineUsed(eng.variant, reason)}`,
-    `${S.modelLabel(params.model.label)}: ${bytes(info.fileBytes)}, ${info.dtype}, ${S.paramCount(info.numParams)}, ${S.scoringKind(info.scoring)}`,
+    `${S.modelLabel(params.model.label)}: ${bytes(info.fileBytes)}, ${info.dtype}, ${S.paramCount(info.numParams)}, ${modelKind(S, TRANSFORMER_STRINGS[lang], info)}`,
   ];
   if (sentence?.msPerWord != null) parts.push(`${sentence.msPerWord.toFixed(2)} ${S.msPerWord}`);
   el.textContent = parts.join(' · ');
@@ -418,6 +444,8 @@ function setLanguage(next) {
   panel.setStrings(S);
   force.setStrings(S);
   paragraph.setStrings(S);
+  tf.setLang(lang);
+  menu.setLang(lang);
   renderControls();
   renderStatus();
   renderInputNote();
@@ -457,6 +485,7 @@ function currentLink() {
     speed: player.speed,
     view: currentView(document),
     sentence: paragraph.active ? paragraph.selected + 1 : null,
+    heads: tf.linkSelection,
   });
 }
 

@@ -15,6 +15,9 @@
 //   split-sentences   a text of several sentences (a paragraph, longer than the model reads)
 //             is translated one sentence at a time: a row of sentence tabs picks the one shown
 //   sentence  with split-sentences, the sentence shown first, from 1 (default 1)
+//   layer, head  a Transformer model (en-fr-transformer): the decoder layer (from 1, default
+//             the last) and head (from 1, or avg: the default, the mean of the layer's heads)
+//             whose cross-attention is drawn; a bad value is ignored with a note (widget/heads.js)
 //   mode      compare: two models' matrices side by side on the same sentence (additive
 //             model-a, default en-fr, and scaled-dot model-b, default en-fr-dot; names or URLs
 //             as for model), decoded in lockstep, with each one's scoring formula, parameter
@@ -50,6 +53,9 @@ import { LANG_TAGS, STRINGS } from './ui/strings.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
 import { SentenceTabs } from './ui/sentence-tabs.js';
 import { PAIR_MODES } from './widget/pair-modes.js';
+import { widgetHeads } from './widget/heads.js';
+import { crossRow, stepFor } from './ui/heads.js';
+import { TRANSFORMER_STRINGS, modelKind } from './ui/transformer-strings.js';
 
 export { resolveWidgetModel };
 
@@ -95,7 +101,7 @@ function cssLength(value) {
 
 export class AttentionTranslator extends HTMLElement {
   static observedAttributes = ['model', 'text', 'autoplay', 'speed', 'step', 'controls', 'panel', 'lang', 'beam', 'height',
-    'mode', 'model-a', 'model-b', 'split-sentences', 'sentence'];
+    'mode', 'model-a', 'model-b', 'split-sentences', 'sentence', 'layer', 'head'];
 
   #root;
   #el = {}; // parts of the shadow tree, by data-role
@@ -112,6 +118,7 @@ export class AttentionTranslator extends HTMLElement {
   #lastShown = null;
   #pending = false;
   #pairs = {}; // mode name -> its two-model mode (widget/pair-modes.js), made on first use
+  #heads = { sel: null, notes: [] }; // a Transformer's layer and head drawn (widget/heads.js)
   state = 'idle';
 
   constructor() {
@@ -148,13 +155,14 @@ export class AttentionTranslator extends HTMLElement {
     e.panelRoot = h('div', {});
     e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
     e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
-    e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.matrixRoot, e.legend, e.panelBox);
+    e.headsNote = h('p', { class: 'heads-note', 'data-role': 'heads-note', hidden: true });
+    e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.headsNote, e.matrixRoot, e.legend, e.panelBox);
     e.tabs = h('div', { 'data-role': 'sentence-tabs' });
     e.pairRoots = Object.fromEntries(Object.keys(PAIR_MODES).map((name) =>
       [name, h('div', { class: 'compare-root', 'data-role': `${name}-root`, hidden: true })]));
     e.widget = h('div', { class: 'widget', part: 'widget', 'data-role': 'widget', 'data-state': 'idle' },
       e.placeholder, e.error, e.form, e.tabs, e.figure, Object.values(e.pairRoots), e.status);
-    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), css('ui/bottleneck.css'), e.widget);
+    this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), css('ui/bottleneck.css'), css('ui/transformer.css'), e.widget);
 
     this.#player = new Player({ onChange: () => this.#render() });
     this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
@@ -245,6 +253,7 @@ export class AttentionTranslator extends HTMLElement {
     if (oldValue === newValue) return;
     if (['controls', 'panel', 'lang', 'height', 'mode'].includes(name)) this.#layout();
     if (name === 'speed') (this.#pair ? this.#pair.view.player : this.#player).setSpeed(this.#speedIndex);
+    if (name === 'layer' || name === 'head' || name === 'lang') this.#applyHeads();
     if (name === 'step' || name === 'autoplay') {
       if (this.#pairName) this.#pair?.applyStep(this.#pairSettings());
       else this.#applyStep();
@@ -384,6 +393,7 @@ export class AttentionTranslator extends HTMLElement {
   // The text, or with split-sentences and more than one sentence in it (cut by the core's
   // tokenizer, translator.splitSentences()), its sentence `sentence` behind a row of tabs.
   #start() {
+    this.#applyHeads();
     const text = this.#text;
     let sentences = [];
     if (this.hasAttribute('split-sentences')) {
@@ -399,6 +409,24 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   #modelLabel = '';
+
+  // The layer and head attributes against the loaded model: the rows drawn, and a note that
+  // says what is shown (a Transformer) or which value was ignored and why.
+  #applyHeads() {
+    const info = this.#translator?.info() ?? null;
+    const heads = widgetHeads(this.getAttribute('layer'), this.getAttribute('head'), info, this.#lang);
+    this.#heads = heads;
+    const T = TRANSFORMER_STRINGS[this.#lang];
+    const sel = heads.sel;
+    const lines = sel
+      ? [T.widgetShows({ layer: sel.layer + 1, head: sel.head === 'avg' ? 'avg' : sel.head + 1 }, info.decLayers, info.heads), ...heads.notes]
+      : heads.notes;
+    this.#el.headsNote.textContent = lines.join(' ');
+    this.#el.headsNote.hidden = lines.length === 0;
+    this.#matrix.reset(this.#sentence?.sourceTokens ?? []);
+    this.#lastShown = null;
+    this.#render();
+  }
 
   #pairSettings() {
     return { text: this.#text, step: this.#step, autoplay: this.hasAttribute('autoplay'), speed: this.#speedIndex };
@@ -503,7 +531,8 @@ export class AttentionTranslator extends HTMLElement {
     const p = this.#player;
     const isRow = (st) => !(st.done && st.word === '</s>');
     const shown = p.steps.slice(0, p.position + 1).filter(isRow);
-    const rows = shown.map((st) => ({ word: st.word, weights: st.alpha }));
+    const sel = this.#heads.sel;
+    const rows = shown.map((st) => ({ word: st.word, weights: crossRow(st, sel) }));
     const step = p.position >= 0 ? p.steps[p.position] : null;
     const current = step && isRow(step) ? p.position : -1;
     this.#matrix.setRows(rows);
@@ -521,14 +550,14 @@ export class AttentionTranslator extends HTMLElement {
       this.#lastShown = step;
       this.#panel.render(step && this.#sentence && {
         columns: this.#sentence.sourceTokens,
-        step,
+        step: stepFor(step, sel),
         scoring: this.#translator?.info().scoring,
         decoder: this.#translator?.info().decoder,
         beam: Boolean(step.beamOnly),
       });
       if (step) {
         // end: the step that emits </s> (its attention is not a row of the matrix).
-        const detail = { index: step.index, word: step.word, weights: Array.from(step.alpha), end: !isRow(step) };
+        const detail = { index: step.index, word: step.word, weights: Array.from(crossRow(step, sel)), end: !isRow(step) };
         this.dispatchEvent(new CustomEvent('step', { detail }));
       }
     }
@@ -564,7 +593,7 @@ export class AttentionTranslator extends HTMLElement {
     }
     const info = t.info();
     const S = this.#S;
-    this.#el.status.textContent = `${S.modelLabel(this.#modelLabel)} · ${S.variantName(t.engine.variant)} · ${S.scoringKind(info.scoring)}`;
+    this.#el.status.textContent = `${S.modelLabel(this.#modelLabel)} · ${S.variantName(t.engine.variant)} · ${modelKind(S, TRANSFORMER_STRINGS[this.#lang], info)}`;
     this.#el.status.dataset.variant = t.engine.variant;
   }
 }

@@ -6,13 +6,15 @@ import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES, titleExamples } from './app/examples.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
-import { readCompareParams } from './app/params.js';
+import { ModelMenu } from './app/model-menu.js';
+import { compareLink, readCompareParams } from './app/params.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
 import { CompareView } from './ui/compare-view.js';
 import { h } from './ui/dom.js';
 import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { STRINGS } from './ui/strings.js';
+import { TRANSFORMER_STRINGS, isMissingModel, modelKind } from './ui/transformer-strings.js';
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 const app = $('app');
@@ -28,6 +30,14 @@ let queued = Boolean(params.text);
 let job = 0; // the sentence on show; older engines' replies are dropped
 
 const view = new CompareView($('compare-root'), { lang, controls: 'full' });
+// Any two models side by side (the Transformer beside an RNN): a pick reopens the page on them.
+const menus = SIDES.map((side) => new ModelMenu($(`menu-${side}`), {
+  current: params[side],
+  role: `model-${side}`,
+  name: (T) => T.sidePick(side),
+  go: (name) => location.assign(compareLink(location.href,
+    { text: input.value, simd: params.simd, lang, a: params.a.name, b: params.b.name, [side]: name })),
+}));
 
 function setState(state) {
   app.dataset.state = state;
@@ -50,7 +60,9 @@ async function load() {
   try {
     await pair.load(params, { simd: params.simd, view, bar: $('progress-bar'), text: $('progress-text') });
   } catch (e) {
-    finishWithError(loadErrorTitle(e, S), e.message);
+    // A model whose file is not on the server (the Transformer before it is shipped): said so.
+    const missing = isMissingModel(e) ? SIDES.map((side) => params[side]).find((m) => e.message.includes(m.url)) : null;
+    finishWithError(loadErrorTitle(e, S), missing ? `${TRANSFORMER_STRINGS[lang].modelMissing(missing.label)} ${e.message}` : e.message);
     return;
   }
   $('progress').hidden = true;
@@ -103,7 +115,7 @@ async function compare() {
 
 function renderStatus() {
   const el = $('status');
-  el.textContent = pair.status(S, params, { simd: params.simd, kind: (info) => S.scoringKind(info.scoring) });
+  el.textContent = pair.status(S, params, { simd: params.simd, kind: (info) => modelKind(S, TRANSFORMER_STRINGS[lang], info) });
   if (pair.ready) el.dataset.variant = engines.a.engine.variant;
 }
 
@@ -115,6 +127,7 @@ function setLanguage(next) {
   titleExamples($('examples'), COMPARE_EXAMPLES, lang);
   updateBackLink();
   view.setLang(lang);
+  for (const m of menus) m.setLang(lang);
   renderStatus();
 }
 

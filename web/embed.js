@@ -4,20 +4,20 @@
 // URL parameters (all data; copied into attributes with setAttribute, never into markup):
 //   model, model-a, model-b (a name, or a same-origin path, as on the page), text, step,
 //   controls, panel (1), autoplay (1), speed, lang, beam, height, mode (compare, bottleneck),
-//   split-sentences (1), sentence.
+//   split-sentences (1), sentence, layer and head (a Transformer's cross-attention drawn).
 //
 // Messages to the parent:  {type: 'attention-translator:height', height: <px>}
 //                          {type: 'attention-translator:event', event: 'ready'|'done'|'error'|'step', detail}
 // Messages it accepts from its parent (anything else is ignored; nothing is evaluated):
 //   {type: 'attention-translator:set', attributes: {text?, step?, controls?, panel?, autoplay?,
 //                                                    speed?, lang?, beam?, height?, mode?,
-//                                                    'split-sentences'?, sentence?}}
+//                                                    'split-sentences'?, sentence?, layer?, head?}}
 //   (strings, at most 2000 characters; a null value removes the attribute)
 
 import { MODELS, resolveModel } from './app/params.js';
 
 export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height', 'mode',
-  'split-sentences', 'sentence'];
+  'split-sentences', 'sentence', 'layer', 'head'];
 const FLAGS = ['panel', 'autoplay', 'split-sentences'];
 const PREFIX = 'attention-translator:';
 

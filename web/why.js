@@ -7,10 +7,12 @@ import { BleuExperiment, interleave } from './app/bleu-experiment.js';
 import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
-import { WHY_MODELS, readCompareParams } from './app/params.js';
+import { measureWhenVisible } from './app/lineage.js';
+import { LINEAGE, LINEAGE_KINDS, WHY_MODELS, readCompareParams, resolveModel } from './app/params.js';
 import { BleuChart } from './ui/bleu-chart.js';
 import { BottleneckView } from './ui/bottleneck-view.js';
 import { h } from './ui/dom.js';
+import { LineageStrip } from './ui/lineage-strip.js';
 import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { STRINGS } from './ui/strings.js';
@@ -43,6 +45,8 @@ let lastRun = null; // the last finished BleuExperiment, whose outputs are liste
 const view = new BottleneckView($('bottleneck-root'), { lang, controls: 'full' });
 const chart = new BleuChart($('chart'), { strings: S });
 const runChart = new BleuChart($('run-chart'), { strings: S, only: ['none', 'additive'] });
+// The four models of the story, with their sizes and scoring times (app/lineage.js measures).
+const lineage = new LineageStrip($('lineage-root'), { strings: S, models: LINEAGE.map((name) => ({ name, kind: LINEAGE_KINDS[name] })) });
 
 const ready = () => pair.ready;
 
@@ -79,6 +83,13 @@ async function loadData() {
   }
   chart.setData(data.bleu);
   runChart.setData(data.bleu);
+  lineage.setBleu(data.bleu);
+  measureWhenVisible($('lineage-root'), {
+    models: LINEAGE.map((name) => ({ name, url: resolveModel(name, location.href).url })),
+    view: lineage,
+    text: () => defaultItem()?.en ?? input.value,
+    simd: params.simd,
+  });
 
   if (!params.text) input.value = defaultItem()?.en ?? '';
   renderText();
@@ -255,6 +266,7 @@ function setLanguage(next) {
   view.setLang(lang);
   chart.setStrings(S);
   runChart.setStrings(S);
+  lineage.setStrings(S);
   renderText();
   renderStatus();
   renderOutputs();

@@ -55,7 +55,7 @@ const KEEP = new Map(Object.entries({
 // checked by tests/node/zh-strings.test.mjs.)
 const KEEP_PATTERNS = [
   [/^bahdanau-live$/, 'the project’s name'],
-  [/^en-fr(-dot|-noattn|-f32)?$/, 'model names, as in the models/ folder and the URL parameters'],
+  [/^en-fr(-dot|-noattn|-f32|-transformer)?$/, 'model names, as in the models/ folder and the URL parameters'],
   [/^(int8|f32)$/, 'weight formats (dtype), as in the model files'],
   [/^[\w.-]+\/[\w./-]*$/, 'paths: scripts/eval, data/*.json'],
   [/^([\w-]+\.)+(org|com|json)$/, 'domains and file names'],

@@ -9,6 +9,8 @@
 //          alignment lines instead of the matrix
 //   sentence  text longer than the model reads is translated sentence by sentence: the one
 //          shown, from 1 (step and force then belong to that sentence)
+//   layer, head  a Transformer's cross-attention shown: the decoder layer from 1, the head from
+//          1 or avg (the default: the last layer, averaged over heads); ignored for an RNN
 // compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
 // rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
@@ -20,14 +22,24 @@ export const MODELS = {
   'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
   'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
   'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
+  // The lineage's last step: trained by scripts/train --arch transformer. Pages that name it
+  // say "not available" while its file is not on the server.
+  'en-fr-transformer': { url: 'models/en-fr-transformer.safetensors', label: 'en-fr-transformer' },
+  'en-fr-transformer-f32': { url: 'models/en-fr-transformer-f32.safetensors', label: 'en-fr-transformer (f32)' },
   tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
   'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
   'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
   'tiny-none': { url: 'fixtures/tiny-none-f32.safetensors', label: 'tiny no-attention test model (random weights)' },
+  'tiny-transformer': { url: 'fixtures/tiny-transformer-f32.safetensors', label: 'tiny Transformer test model (random weights)' },
 };
 export const DEFAULT_MODEL = 'en-fr';
 export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
 export const WHY_MODELS = ['en-fr-noattn', 'en-fr']; // why.html: without attention, with it
+// The site's story, in order: no attention, additive, scaled dot, the Transformer (why.html's
+// lineage strip, the model menus).
+export const LINEAGE = ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-transformer'];
+// The kind each of them stands for, before it is loaded (its info() says the same).
+export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-fr-dot': 'scaled_dot', 'en-fr-transformer': 'transformer' };
 export const MAX_BEAM = 8;
 export const MAX_TEXT = 2000; // characters kept from a link; the engine refuses long input anyway
 
@@ -70,7 +82,17 @@ export function readParams(location) {
     speed: speedParam(q.get('speed')),
     view: q.get('view') === 'lines' ? 'lines' : 'matrix',
     sentence: int('sentence', 1, 1000),
+    heads: headsParam(q, int),
   };
+}
+
+// layer= and head= as a 0-based {layer, head} (head 'avg'), or null when neither is given; a
+// value out of the model's range is dropped once its shape is known (ui/heads.js).
+function headsParam(q, int) {
+  const layer = int('layer', 1, 64);
+  const head = q.get('head') === 'avg' ? 'avg' : int('head', 1, 64);
+  if (layer === null && head === null) return null;
+  return { layer: layer === null ? -1 : layer - 1, head: head === null || head === 'avg' ? 'avg' : head - 1 };
 }
 
 // A Player speed index (ui/player.js) from its name, or null (the page's default) for anything else.
@@ -127,7 +149,7 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
 // The permalink for what is on screen now: text, model and step always; the rest only when
 // they differ from the defaults, to keep links short. speed is a Player speed index, sentence
 // counts from 1 (null: the text is one sentence).
-export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null }) {
+export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null, heads = null }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -140,6 +162,10 @@ export function permalink(location, { text, model, step, beam, simd, lang, force
   if (speed !== DEFAULT_SPEED && SPEED_NAMES[speed]) q.set('speed', SPEED_NAMES[speed]);
   if (view === 'lines') q.set('view', 'lines');
   if (sentence !== null && sentence >= 1) q.set('sentence', String(sentence));
+  if (heads) {
+    q.set('layer', String(heads.layer));
+    q.set('head', String(heads.head));
+  }
   url.search = q.toString();
   return url.href;
 }

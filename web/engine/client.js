@@ -41,8 +41,9 @@ export class EngineClient {
     });
   }
 
-  // -> Promise<{info, scoringCost, selfAttention}> for one sentence (selfAttention is null for
-  // an additive model). Does not cancel a running translation, nor is cancelled by one.
+  // -> Promise<{info, scoringCost, scoringCostError, selfAttention}> for one sentence
+  // (selfAttention is null for an additive model; scoringCost null, with the engine's reason in
+  // scoringCostError, for a Transformer that cannot time its scoring). Does not cancel a running translation, nor is cancelled by one.
   analyze(text) {
     if (this.#broken) return Promise.reject(this.#broken);
     const id = this.#nextId++;
@@ -73,6 +74,12 @@ export class EngineClient {
   // -> Promise<translateBatch() result>: one translation (or {error}) per text, in order.
   translateBatch(texts, { beam = 1 } = {}) {
     return this.#request('batch', { type: 'batch', texts, beam });
+  }
+
+  // -> Promise<selfAttention() result>: a Transformer's encoder self-attention for text, per
+  // layer and head. Like analyze(), independent of translations.
+  selfAttention(text) {
+    return this.#request('selfAttention', { type: 'selfAttention', text });
   }
 
   // A one-shot request, answered by a message of type `kind` (or an error) with its id.
@@ -106,7 +113,9 @@ export class EngineClient {
     if (analysis && (m.type === analysis.kind || m.type === 'error')) {
       this.#analyses.delete(m.id);
       if (m.type === 'error') analysis.reject(new Error(m.message));
-      else if (m.type === 'analysis') analysis.resolve({ info: m.info, scoringCost: m.scoringCost, selfAttention: m.selfAttention });
+      else if (m.type === 'analysis') {
+        analysis.resolve({ info: m.info, scoringCost: m.scoringCost, scoringCostError: m.scoringCostError ?? null, selfAttention: m.selfAttention });
+      }
       else analysis.resolve(m.result);
     } else if (m.type === 'progress') this.#load?.onProgress?.(m);
     else if (m.type === 'ready') this.#settleLoad((l) => l.resolve({ info: m.info, engine: m.engine }));

@@ -10,10 +10,13 @@
 //               {type: 'tokenize', id, texts, side}   (the tokens BLEU is counted on)
 //               {type: 'sentences', id, text}   (a paragraph's sentences, and its token count)
 //               {type: 'batch', id, texts, beam}   (all the sentences of a paragraph)
+//               {type: 'selfAttention', id, text}   (a Transformer's encoder self-attention)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
 //               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
-//               {type: 'analysis', id, info, scoringCost, selfAttention (null: additive)}
+//               {type: 'analysis', id, info, scoringCost (null: not timed, scoringCostError
+//                says why), selfAttention (null: additive)}
+//               {type: 'selfAttention', id, result (selfAttention()'s)}
 //               {type: 'alignment', id, result}
 //               {type: 'tokens', id, result (one token list per text)}
 //               {type: 'sentences', id, result: {sentences, tokens}}
@@ -100,9 +103,19 @@ function analyze({ id, text }) {
   }
   try {
     const info = translator.info();
-    const scoringCost = translator.scoringCost(text, { minBatchMs: 2, batches: 20 });
-    const selfAttention = info.scoring === 'scaled_dot' ? translator.selfAttention(text) : null;
-    post({ type: 'analysis', id, info, scoringCost, selfAttention });
+    // A Transformer may have no scoring to time: the page then says n/a with the engine's
+    // reason, and still gets its self-attention.
+    let scoringCost = null;
+    let scoringCostError = null;
+    try {
+      scoringCost = translator.scoringCost(text, { minBatchMs: 2, batches: 20 });
+    } catch (e) {
+      if (info.arch !== 'transformer') throw e;
+      scoringCostError = e.message;
+    }
+    const real = info.arch === 'transformer';
+    const selfAttention = real || info.scoring === 'scaled_dot' ? translator.selfAttention(text) : null;
+    post({ type: 'analysis', id, info, scoringCost, scoringCostError, selfAttention });
   } catch (e) {
     post({ type: 'error', id, phase: 'analyze', message: e.message });
   }
@@ -138,6 +151,9 @@ const sentences = (data) => answer(data, 'sentences', ({ text }) =>
 // paragraph's translation, asked for once the sentence on show has decoded.
 const batch = (data) => answer(data, 'batch', ({ texts, beam }) => translator.translateBatch(texts, { beam }));
 
+// A Transformer's encoder self-attention for index.html's panel, once a sentence is decoded.
+const selfAttention = (data) => answer(data, 'selfAttention', ({ text }) => translator.selfAttention(text));
+
 self.onmessage = ({ data }) => {
   if (data.type === 'load') load(data);
   else if (data.type === 'align') align(data);
@@ -146,5 +162,6 @@ self.onmessage = ({ data }) => {
   else if (data.type === 'batch') batch(data);
   else if (data.type === 'translate') translate(data);
   else if (data.type === 'analyze') analyze(data);
+  else if (data.type === 'selfAttention') selfAttention(data);
   else if (data.type === 'cancel' && active === data.id) active = 0;
 };

@@ -12,6 +12,12 @@ import { h, s } from './dom.js';
 
 const TICK = 10; // BLEU between gridlines
 
+// A series' kind, for its colour and its name: the Transformer (its scoring is a scaled dot
+// product too, so scripts/eval's arch or decoder field, or its name, tells it apart), else the
+// RNN's scoring kind.
+export const seriesKind = (m) =>
+  (m.arch === 'transformer' || m.decoder === 'transformer' || /transformer/.test(m.model) ? 'transformer' : m.scoring);
+
 export class BleuChart {
   element;
   #W;
@@ -70,7 +76,7 @@ export class BleuChart {
   }
 
   #name(m) {
-    return this.#W.series(m.model, this.#W.seriesKind[m.scoring] ?? m.scoring);
+    return this.#W.series(m.model, this.#W.seriesKind[seriesKind(m)] ?? m.scoring);
   }
 
   #render() {
@@ -105,7 +111,7 @@ export class BleuChart {
     ];
     const lines = series.map((m) => {
       const pts = buckets.map((b, i) => [i, m.bleu[b]]).filter(([, v]) => Number.isFinite(v));
-      const cls = `bl-bleu-line is-${m.scoring} is-${m.kind}`;
+      const cls = `bl-bleu-line is-${seriesKind(m)} is-${m.kind}`;
       return s('g', { class: cls, 'data-model': m.model, 'data-series': m.kind },
         s('polyline', { points: pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }),
         pts.map(([i, v]) => this.#marker(m, buckets[i], x(i), y(v), v)));
@@ -135,7 +141,7 @@ export class BleuChart {
 
   #renderLegend(series) {
     this.#e.legend.replaceChildren(...series.map((m) =>
-      h('li', { class: `is-${m.scoring} is-${m.kind}` },
+      h('li', { class: `is-${seriesKind(m)} is-${m.kind}` },
         h('span', { class: 'bl-bleu-swatch', 'aria-hidden': 'true' }), h('span', { text: this.#legendText(m) }))));
   }
 

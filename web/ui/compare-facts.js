@@ -3,8 +3,11 @@
 // entropy of the rows on show. Every number is the engine's (info(), scoringCost()) or
 // computed from its alpha rows; the caller passes them in.
 //
-// Automation hooks: data-role="formula", "dims", "params", "cost", "entropy"; the last three
-// carry data-value, the exact number (cost: the median); data-role="cost-spread" carries
+// A Transformer side (info().arch) shows its attention's formula and sizes instead, and, when
+// the engine cannot time its scoring, "n/a" with the engine's reason.
+//
+// Automation hooks: data-role="formula", "dims", "params", "all-params", "cost", "entropy"; the
+// numbers carry data-value, the exact number (cost: the median); data-role="cost-spread" carries
 // data-min and data-max (the fastest and the slowest batch) and data-batches.
 
 import { h } from './dom.js';
@@ -45,6 +48,8 @@ export class ModelFacts {
     e.paramsTerm = h('dt');
     e.params = dd('params', 'bl-cmp-value');
     e.paramsSum = h('dd', { class: 'bl-cmp-note' });
+    e.allTerm = h('dt');
+    e.all = dd('all-params', 'bl-cmp-value');
     e.costTerm = h('dt');
     e.cost = dd('cost', 'bl-cmp-value');
     e.costSpread = dd('cost-spread', 'bl-cmp-note');
@@ -58,24 +63,40 @@ export class ModelFacts {
       { class: 'bl-cmp-facts' },
       group(e.formulaTerm, e.formula, e.dims, e.dimsKey),
       group(e.paramsTerm, e.params, e.paramsSum),
+      group(e.allTerm, e.all),
       group(e.costTerm, e.cost, e.costSpread, e.costNote),
       group(e.entropyTerm, e.entropy, e.entropyScale),
     );
   }
 
   // info: the model's info() (null while loading); cost: scoringCost() or null (measuring
-  // when a sentence is on show, else not yet); entropy: {bits, rows, columns} with bits null
-  // when no row is shown.
-  render(C, { info, cost, costFailed = false, sentence, entropy }) {
+  // when a sentence is on show, else not yet; costError: the engine's reason it cannot be
+  // timed); entropy: {bits, rows, columns} with bits null when no row is shown. T: the
+  // Transformer's words (ui/transformer-strings.js).
+  render(C, { info, cost, costFailed = false, costError = null, sentence, entropy }, T) {
     const e = this.#el;
     e.formulaTerm.textContent = C.formula;
     e.paramsTerm.textContent = C.params;
+    e.allTerm.textContent = T.allParams;
+    e.all.textContent = info ? num(info.numParams) : '';
+    if (info) e.all.dataset.value = String(info.numParams);
+    const transformer = info?.arch === 'transformer';
     e.costTerm.textContent = C.cost;
     e.entropyTerm.textContent = C.entropy;
     const kind = info && KINDS[info.scoring];
     const query = info?.decoder === 'cgru' ? 's′ᵢ' : 'sᵢ₋₁';
     if (!info) {
       for (const x of [e.formula, e.dims, e.dimsKey, e.params, e.paramsSum]) x.replaceChildren();
+    } else if (transformer) {
+      // Scores in every head of every decoder layer; the engine's sizes, said in words.
+      e.formula.textContent = T.formula;
+      e.dims.textContent = T.dims(info);
+      e.dimsKey.textContent = T.dimsKey;
+      const p = info.scoringParams;
+      e.params.textContent = Number.isFinite(p) ? num(p) : T.costNA('—');
+      if (Number.isFinite(p)) e.params.dataset.value = String(p);
+      else delete e.params.dataset.value;
+      e.paramsSum.hidden = true;
     } else {
       const dims = sizes(info);
       const matrices = kind ? kind.matrices(dims) : [];
@@ -99,7 +120,7 @@ export class ModelFacts {
       Object.assign(e.costSpread.dataset, { min: String(cost.stepUsMin), max: String(cost.stepUsMax), batches: String(cost.batches) });
       e.costNote.textContent = C.costNote(cost, info?.engine ?? '', query);
     } else {
-      e.cost.textContent = costFailed ? C.costFailed : sentence ? C.costPending : C.costNone;
+      e.cost.textContent = costError ? T.costNA(costError) : costFailed ? C.costFailed : sentence ? C.costPending : C.costNone;
       delete e.cost.dataset.value;
       for (const k of ['min', 'max', 'batches']) delete e.costSpread.dataset[k];
       e.costSpread.textContent = '';

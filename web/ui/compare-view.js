@@ -1,7 +1,8 @@
 // The comparison view: one sentence, two models' attention matrices side by side, driven by one
 // Player (position i shows rows 0..i of each), with each model's scoring facts underneath,
 // the row where the two alignments differ most, a short explanation, and a self-attention
-// matrix as an illustration. Shared by compare.html and <attention-translator mode="compare">:
+// matrix: a Transformer's real encoder self-attention when one side is a Transformer (with a
+// layer × head picker over its matrix too), else the illustration. Shared by compare.html and <attention-translator mode="compare">:
 // everything is built inside the given container (a document or a shadow root), and the
 // owner feeds it the engine's steps and analyses; it computes only entropy and TV from them.
 //
@@ -18,16 +19,22 @@ import { fmt, h, tokenLabel } from './dom.js';
 import { differingRow, meanEntropyBits } from './attention-stats.js';
 import { ModelFacts } from './compare-facts.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
+import { EncoderAttention } from './encoder-attention.js';
+import { HeadPicker } from './head-picker.js';
+import { crossRow, isTransformer } from './heads.js';
 import { SIDES } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
 import { PairView } from './pair-sides.js';
 import { STRINGS } from './strings.js';
+import { TRANSFORMER_STRINGS, kindOf } from './transformer-strings.js';
 
 export class CompareView extends PairView {
   #lang = 'en';
   #el = {};
   #side = {}; // per side: pair-sides.js's record, plus {facts, cost, costFailed}
   #self; // {el, note, method, matrix, data}
+  #encoder; // a Transformer side's real encoder self-attention (ui/encoder-attention.js)
+  #real = false; // the real one is on show: the illustration steps aside
   #sentence = false; // a sentence has been started (its cost is being measured)
   #onChange;
 
@@ -55,6 +62,7 @@ export class CompareView extends PairView {
     self.matrix = new AttentionMatrix(self.root, { strings: STRINGS.en });
     e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.pair.bar.element, e.tv, e.pair, e.legend,
       h('section', { class: 'bl-cmp-explain' }, e.explainTitle, e.explain), self.el);
+    this.#encoder = new EncoderAttention(e.root, { lang });
     container.replaceChildren(e.root);
 
     this.setControls(controls);
@@ -63,8 +71,14 @@ export class CompareView extends PairView {
 
   #buildSide(side) {
     const facts = new ModelFacts();
-    const s = this.pair.build(side, { after: [facts.element] });
-    Object.assign(s, { facts, cost: null, costFailed: false });
+    const pickRoot = h('div');
+    const s = this.pair.build(side, { before: [pickRoot], after: [facts.element] });
+    // A Transformer side's rows follow its own layer × head picker; a pick redraws its matrix.
+    const picker = new HeadPicker(pickRoot, { kind: 'cross', onChange: () => {
+      s.matrix.reset(s.columns);
+      this.render();
+    } });
+    Object.assign(s, { facts, picker, cost: null, costFailed: false, costError: null });
     this.#side[side] = s;
     return s.el;
   }
@@ -97,6 +111,8 @@ export class CompareView extends PairView {
     self.diagonal.textContent = C.selfDiagonal;
     self.matrix.setStrings({ ...S, matrixLabel: C.selfLabel, matrixDescription: (rows, cols) => C.selfDescription(cols),
       tableCaption: C.selfCaption, corner: C.selfCorner });
+    for (const side of SIDES) this.#side[side].picker.setStrings(TRANSFORMER_STRINGS[this.#lang]);
+    this.#encoder.setLang(this.#lang);
     for (const side of SIDES) this.#labelSide(side);
     this.#renderSelf();
     this.render();
@@ -105,6 +121,8 @@ export class CompareView extends PairView {
   // model: {info, label} of the side's translator, once loaded (null while loading).
   setModel(side, model) {
     this.#side[side].model = model;
+    const info = model?.info;
+    this.#side[side].picker.setShape(isTransformer(info) ? info.decLayers : 0, isTransformer(info) ? info.heads : 0);
     this.#labelSide(side);
     this.render();
   }
@@ -115,7 +133,10 @@ export class CompareView extends PairView {
       const s = this.#side[side];
       s.cost = null;
       s.costFailed = false;
+      s.costError = null;
     }
+    this.#real = false;
+    this.#encoder.clear({ pending: SIDES.some((side) => isTransformer(this.#side[side].model?.info)) });
     this.#self.data = null;
     this.#self.pending = true;
     this.#sentence = true;
@@ -123,11 +144,17 @@ export class CompareView extends PairView {
     this.#renderSelf();
   }
 
-  // An EngineClient.analyze() result for one side (selfAttention null for an additive model).
-  setAnalysis(side, { scoringCost, selfAttention }) {
+  // An EngineClient.analyze() result for one side (selfAttention null for an additive model;
+  // a Transformer's, with its layers, is the real thing and replaces the illustration).
+  setAnalysis(side, { scoringCost, scoringCostError = null, selfAttention }) {
     this.#side[side].cost = scoringCost;
-    // The illustration comes from a scaled-dot model: b's when both are, else whichever is.
-    if (selfAttention && (side === 'b' || !this.#self.data)) {
+    this.#side[side].costError = scoringCostError;
+    if (selfAttention?.layers) {
+      this.#real = true;
+      this.#encoder.setData(selfAttention);
+      this.#renderSelf();
+    } else if (selfAttention && !this.#real && (side === 'b' || !this.#self.data)) {
+      // The illustration comes from a scaled-dot model: b's when both are, else whichever is.
       this.#self.data = selfAttention;
       this.#renderSelf();
     }
@@ -145,6 +172,7 @@ export class CompareView extends PairView {
   // there is one, that the engine refused the sentence.
   analysisDone() {
     this.#self.pending = false;
+    if (!this.#real && this.#encoder.element.dataset.state === 'pending') this.#encoder.clear();
     this.#renderSelf();
   }
 
@@ -163,14 +191,16 @@ export class CompareView extends PairView {
 
   #renderSide(side) {
     const s = this.#side[side];
-    const { shown } = this.pair.render(side);
+    const rowOf = isTransformer(s.model?.info) ? (st) => crossRow(st, s.picker.selection) : undefined;
+    const { shown } = this.pair.render(side, { rowOf });
     s.facts.render(this.#C, {
       info: s.model?.info ?? null,
       cost: s.cost,
       costFailed: Boolean(s.costFailed),
+      costError: s.costError,
       sentence: this.#sentence,
       entropy: { bits: meanEntropyBits(shown.map((r) => r.weights)), rows: shown.length, columns: s.columns.length },
-    });
+    }, TRANSFORMER_STRINGS[this.#lang]);
     return shown;
   }
 
@@ -190,10 +220,10 @@ export class CompareView extends PairView {
       for (const k of ['row', 'tv', 'peaks']) delete e.tv.dataset[k];
       return;
     }
-    const sameKind = a.model?.info.scoring === b.model?.info.scoring;
+    const sameKind = kindOf(a.model?.info) === kindOf(b.model?.info);
     const column = (s, j) => tokenLabel(s.columns[j] ?? '');
     const describe = (s, r, k) => ({
-      who: sameKind || !s.model ? this.#S.modelLabel(s.model?.label ?? '') : C.who[s.model.info.scoring] ?? this.#S.modelLabel(s.model.label),
+      who: sameKind || !s.model ? this.#S.modelLabel(s.model?.label ?? '') : C.who[kindOf(s.model.info)] ?? this.#S.modelLabel(s.model.label),
       word: tokenLabel(r.word),
       peak: column(s, best.peaks[k]),
       atPeak: fmt(r.weights[best.peaks[k]], 2),
@@ -212,7 +242,7 @@ export class CompareView extends PairView {
     const self = this.#self;
     const C = this.#C;
     const data = self.data;
-    self.el.hidden = !data && self.pending;
+    self.el.hidden = (!data && self.pending) || this.#real;
     if (!data) {
       const dot = SIDES.some((side) => this.#side[side].model?.info?.scoring === 'scaled_dot');
       self.methodLabel.textContent = self.pending ? '' : dot ? C.selfFailed : C.selfNone;

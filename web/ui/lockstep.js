@@ -56,11 +56,12 @@ export class Lockstep {
   }
 }
 
-// The rows one side shows at a player position: its rows among steps 0..position.
-export function rowsAt(steps, position, side) {
+// The rows one side shows at a player position: its rows among steps 0..position. rowOf(step)
+// gives a row's weights (a Transformer's picked layer and head; by default the step's alpha).
+export function rowsAt(steps, position, side, rowOf = (st) => st.alpha) {
   return steps
     .slice(0, position + 1)
     .map((st) => st[side])
     .filter(isRow)
-    .map((st) => ({ word: st.word, weights: st.alpha }));
+    .map((st) => ({ word: st.word, weights: rowOf(st) }));
 }

@@ -10,6 +10,7 @@ import { h, pieces } from './dom.js';
 import { Lockstep, SIDES, isRow, rowsAt } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
 import { PlaybackBar } from './playback-bar.js';
+import { kindOf } from './transformer-strings.js';
 import { Player } from './player.js';
 import { STRINGS } from './strings.js';
 
@@ -85,20 +86,22 @@ export class PairSides {
   label(side, W, S) {
     const s = this.#sides[side];
     const info = s.model?.info;
-    const kind = info ? W.kind[info.scoring] ?? info.scoring : '';
+    const kind = info ? W.kind[kindOf(info)] ?? info.scoring : '';
     s.kind.textContent = kind;
     s.label.textContent = s.model ? `· ${S.modelLabel(s.model.label)}` : '';
     s.outputLabel.textContent = `${S.translation}: `;
     s.el.dataset.scoring = info?.scoring ?? '';
+    s.el.dataset.arch = info?.arch ?? 'rnn';
     s.matrix.setStrings({ ...S, matrixLabel: W.matrixLabel(kind || side) });
   }
 
   // The rows one side shows at the player's position, in its matrix (unless matrix is false)
-  // and its output line. -> {shown: [{word, weights}], current (row index or -1)}
-  render(side, { matrix = true } = {}) {
+  // and its output line; rowOf(step) picks a row's weights (lockstep.js's rowsAt).
+  // -> {shown: [{word, weights}], current (row index or -1)}
+  render(side, { matrix = true, rowOf } = {}) {
     const s = this.#sides[side];
     const p = this.player;
-    const shown = rowsAt(p.steps, p.position, side);
+    const shown = rowsAt(p.steps, p.position, side, rowOf);
     const step = p.position >= 0 ? p.steps[p.position]?.[side] : null;
     const current = isRow(step) ? shown.length - 1 : -1;
     if (matrix) {
@@ -125,7 +128,7 @@ export class PairSides {
       const s = this.#sides[side];
       if (!s.model || !s.columns.length) continue;
       const ended = p.finished && p.position >= p.steps.filter((st) => st[side]).length - 1;
-      parts.push(W.sideWords(W.who[s.model.info.scoring] ?? s.model.label, Number(s.el.dataset.rows), ended));
+      parts.push(W.sideWords(W.who[kindOf(s.model.info)] ?? s.model.label, Number(s.el.dataset.rows), ended));
     }
     if (!p.finished && n > 0) parts.push(S.decoding);
     this.bar.render(S, parts.join(' · '));

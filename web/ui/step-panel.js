@@ -68,14 +68,15 @@ export class StepPanel {
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'eos-note', text: S.captionEosPeak }));
     }
     const grid = h('div', { class: 'bl-steps-grid' });
+    const tf = decoder === 'transformer'; // one layer and head of many: the captions say so
     if (!beam) {
       const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;
-      grid.append(section(1, S.stepTitles[0], captions[scoring] ?? captions.additive,
+      grid.append(section(1, S.stepTitles[0], tf ? S.captionScoreTransformer : captions[scoring] ?? captions.additive,
         scoreBars(columns, step.e), 'scores'));
     }
-    grid.append(section(2, S.stepTitles[1], S.captionWeights, weightBars(columns, step.alpha), 'weights'));
+    grid.append(section(2, S.stepTitles[1], tf ? S.captionWeightsTransformer : S.captionWeights, weightBars(columns, step.alpha), 'weights'));
     if (!beam) {
-      grid.append(section(3, S.stepTitles[2], S.captionMix, context(columns, step, S), 'context'));
+      grid.append(section(3, S.stepTitles[2], tf ? S.captionMixTransformer : S.captionMix, context(columns, step, S), 'context'));
       grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));
     }
     root.replaceChildren(h('h3', { class: 'bl-steps-title', text: title }), ...parts, grid);

@@ -116,6 +116,14 @@ const en = {
     scaled_dot:
       'How well does each English word fit what the decoder needs next? A scaled dot product compares the decoder’s query state s′ᵢ with every source position j: eⱼ = (W s′ᵢ) · (U hⱼ) / √d. Here s′ᵢ is the state after reading the previous French word; the paper used sᵢ₋₁, the state before it, and this model follows later implementations (Sennrich et al. 2017), which align more sharply. Raw scores, of any size and sign.',
   },
+  // A Transformer (info().decoder 'transformer'): the panel shows the layer and head picked
+  // over the matrix (the last layer averaged over heads unless another is picked).
+  captionScoreTransformer:
+    'How well does each English word fit what the decoder needs next? In the picked decoder layer, each head projects the decoder’s state for this word into a query qᵢ and each encoder output into a key kⱼ, and scores eⱼ = qᵢ · kⱼ / √d_k. Averaged over heads, these are the mean of the heads’ scores. Raw scores, of any size and sign.',
+  captionWeightsTransformer:
+    'Each head turns its scores into weights with a softmax: all positive, summing to 1. Averaged over heads, they are the mean of the heads’ weights (not the softmax of the mean scores). These weights are the row of the matrix.',
+  captionMixTransformer:
+    'A Transformer has no single context vector: every head of every decoder layer mixes its own value vectors with its own weights, and the heads’ mixes are joined and projected. The bar shows each word’s share in the picked weights; the strip shows the vector the engine reports for this step (purple negative, orange positive).',
   contextNorm: 'length ‖c‖',
   contextSize: (n) => `${n} numbers`,
   chosen: 'chosen',
@@ -163,6 +171,8 @@ const ZH_MODEL_LABELS = {
   'tiny test model, int8 (random weights)': '微型测试模型，int8（随机权重）',
   'tiny scaled-dot test model (random weights)': '微型缩放点积测试模型（随机权重）',
   'tiny no-attention test model (random weights)': '微型无注意力测试模型（随机权重）',
+  'tiny Transformer test model (random weights)': '微型 Transformer 测试模型（随机权重）',
+  'en-fr-transformer (f32)': 'en-fr-transformer（f32）',
 };
 
 const zh = {
@@ -267,6 +277,12 @@ const zh = {
     scaled_dot:
       '每个英文词与解码器下一步需要的信息有多匹配？用缩放点积把解码器的查询状态 s′ᵢ 与每个源位置 j 逐一比较：eⱼ = (W s′ᵢ) · (U hⱼ) / √d。s′ᵢ 是读入上一个法语词之后的状态；论文用的是读入之前的 sᵢ₋₁，本模型沿用后来的实现（Sennrich 等，2017），对齐更清晰。这是原始分数，可大可小，也可以为负。',
   },
+  captionScoreTransformer:
+    '每个英文词与解码器下一步需要的信息有多匹配？在所选的解码器层中，每个头把解码器对这个词的状态投影成查询 qᵢ，把每个编码器输出投影成键 kⱼ，打分 eⱼ = qᵢ · kⱼ / √d_k。各头平均时，这里是各头分数的平均值。这是原始分数，可大可小，也可以为负。',
+  captionWeightsTransformer:
+    '每个头用 softmax 把分数变成权重：都为正，总和为 1。各头平均时，这里是各头权重的平均值（而不是平均分数的 softmax）。这组权重就是矩阵中的那一行。',
+  captionMixTransformer:
+    'Transformer 没有单一的上下文向量：每个解码器层的每个头都用自己的权重混合自己的值向量，各头的结果再拼接并投影。色条显示所选权重中每个词的份额；色带显示引擎为这一步给出的向量（紫色为负，橙色为正）。',
   contextNorm: '长度 ‖c‖',
   contextSize: (n) => `${n} 个分量`,
   chosen: '选中',

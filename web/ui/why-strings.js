@@ -60,8 +60,8 @@ const en = {
   footNote: 'Every number drawn here is the models’ own, computed in this page by WebAssembly, or read from scripts/eval’s output.',
 
   // the side-by-side figure (bottleneck-view.js, c-strip.js)
-  kind: { none: 'No attention (RNNencdec)', additive: 'Additive attention', scaled_dot: 'Scaled dot-product attention' },
-  who: { none: 'no attention', additive: 'attention', scaled_dot: 'attention' },
+  kind: { none: 'No attention (RNNencdec)', additive: 'Additive attention', scaled_dot: 'Scaled dot-product attention', transformer: 'Transformer' },
+  who: { none: 'no attention', additive: 'attention', scaled_dot: 'attention', transformer: 'Transformer' },
   matrixLabel: (kind) => `Attention matrix, ${kind}`,
   position: (i, n) => `step ${i} of ${n}`,
   sideWords: (label, n, done) => `${label}: ${n} ${n === 1 ? 'word' : 'words'}${done ? ', finished' : ''}`,
@@ -83,13 +83,31 @@ const en = {
   axisY: 'BLEU',
   chartLabel: 'BLEU against source length',
   series: (model, kind) => `${model}: ${kind}`,
-  seriesKind: { none: 'no attention', additive: 'additive attention', scaled_dot: 'scaled dot-product attention' },
+  seriesKind: { none: 'no attention', additive: 'additive attention', scaled_dot: 'scaled dot-product attention', transformer: 'Transformer' },
   published: (n) => `scripts/eval, ${n} sentences`,
   yours: (n, partial) => `measured in your browser on ${n} sentences${partial ? ' (partial)' : ''}`,
   numbers: 'The numbers',
   bucketHead: 'English words',
   describe: (name, points) => `${name}: ${points.map(([b, v]) => `${b} words ${v}`).join(', ')}`,
   noValue: 'no sentences yet',
+
+  // the lineage strip (lineage-strip.js)
+  lineageTitle: 'The lineage: four translators, one story',
+  lineageIntro:
+    'No attention, then additive attention (Bahdanau 2014), then the scaled dot product, then the Transformer (Vaswani 2017), which keeps the dot product and drops the recurrent networks. The chart above draws each one’s BLEU by sentence length; here are their sizes, and the time one decoder step spends scoring, measured in this browser.',
+  lineageLabel: 'The four models, in order',
+  lineageParams: 'Parameters',
+  lineageCost: 'Scoring, per decoder step',
+  lineageBleu: 'BLEU, scripts/eval',
+  lineageBleuValue: (short, long) => `${short} at 1–10 words, ${long} at 51–60`,
+  lineageNoBleu: 'not in scripts/eval’s table yet',
+  lineageNoScore: 'none: nothing to score, the decoder reads one fixed vector',
+  lineageCostValue: (median, batches) => `${median}, the median of ${batches} timed ${batches === 1 ? 'batch' : 'batches'}`,
+  lineageWaiting: 'measured once this part of the page is in view',
+  lineageLoading: 'loading the model…',
+  lineageMissing: 'not available: its file is not on this server yet',
+  lineageFailed: (why) => `could not be loaded: ${why}`,
+  lineageSentence: (text) => `Timed on the sentence above: “${text}”. Times move with the machine’s load: compare them within one page load.`,
 };
 
 const zh = {
@@ -147,8 +165,8 @@ const zh = {
   footRefs: '参考文献：',
   footNote: '这里画出的每个数字都来自模型本身：由本页中的 WebAssembly 计算，或读自 scripts/eval 的输出。',
 
-  kind: { none: '无注意力（RNNencdec）', additive: '加性注意力', scaled_dot: '缩放点积注意力' },
-  who: { none: '无注意力', additive: '有注意力', scaled_dot: '有注意力' },
+  kind: { none: '无注意力（RNNencdec）', additive: '加性注意力', scaled_dot: '缩放点积注意力', transformer: 'Transformer' },
+  who: { none: '无注意力', additive: '有注意力', scaled_dot: '有注意力', transformer: 'Transformer' },
   matrixLabel: (kind) => `注意力矩阵：${kind}`,
   position: (i, n) => `第 ${i} 步，共 ${n} 步`,
   sideWords: (label, n, done) => `${label}：${n} 个词${done ? '，已完成' : ''}`,
@@ -168,13 +186,30 @@ const zh = {
   axisY: 'BLEU',
   chartLabel: 'BLEU 与源句长度',
   series: (model, kind) => `${model}：${kind}`,
-  seriesKind: { none: '无注意力', additive: '加性注意力', scaled_dot: '缩放点积注意力' },
+  seriesKind: { none: '无注意力', additive: '加性注意力', scaled_dot: '缩放点积注意力', transformer: 'Transformer' },
   published: (n) => `scripts/eval，${n} 句`,
   yours: (n, partial) => `在你的浏览器中测量，${n} 句${partial ? '（不完整）' : ''}`,
   numbers: '具体数字',
   bucketHead: '英文词数',
   describe: (name, points) => `${name}：${points.map(([b, v]) => `${b} 个词 ${v}`).join('，')}`,
   noValue: '尚无句子',
+
+  lineageTitle: '谱系：四个翻译器，一个故事',
+  lineageIntro:
+    '从没有注意力，到加性注意力（Bahdanau 2014），再到缩放点积，最后是 Transformer（Vaswani 2017）：它保留点积，去掉了循环网络。上面的图画出了每个模型随句长变化的 BLEU；这里是它们的规模，以及在本浏览器中实测的每个解码步用于打分的时间。',
+  lineageLabel: '按顺序排列的四个模型',
+  lineageParams: '参数量',
+  lineageCost: '每个解码步的打分时间',
+  lineageBleu: 'BLEU（scripts/eval）',
+  lineageBleuValue: (short, long) => `1–10 词：${short}；51–60 词：${long}`,
+  lineageNoBleu: '尚未列入 scripts/eval 的表格',
+  lineageNoScore: '无：没有要打分的对象，解码器只读一个固定向量',
+  lineageCostValue: (median, batches) => `${median}（${batches} 批计时的中位数）`,
+  lineageWaiting: '滚动到这一部分时开始测量',
+  lineageLoading: '正在加载模型…',
+  lineageMissing: '不可用：服务器上还没有它的文件',
+  lineageFailed: (why) => `无法加载：${why}`,
+  lineageSentence: (text) => `计时所用的句子（即上面的句子）：“${text}”。时间随机器负载而变：请在同一次页面加载中比较。`,
 };
 
 export const WHY_STRINGS = { en, zh };

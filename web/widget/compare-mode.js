@@ -23,7 +23,8 @@ export class CompareMode {
   #lang;
 
   // View: the two-model view to draw (CompareView's interface); analyse: time each model's
-  // scoring and build the self-attention illustration once decoded.
+  // scoring and build the self-attention (a Transformer's real one, else the illustration)
+  // once decoded.
   constructor(container, host, { lang, controls }, { View = CompareView, analyse = true } = {}) {
     this.#host = host;
     this.#analyse = analyse;
@@ -187,9 +188,20 @@ export class CompareMode {
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (!live()) return;
         const info = tr[s].info();
+        const transformer = info.arch === 'transformer';
+        // A Transformer the engine cannot time: "n/a" with the engine's reason, as on the page.
+        let scoringCost = null;
+        let scoringCostError = null;
+        try {
+          scoringCost = tr[s].scoringCost(text);
+        } catch (e) {
+          if (!transformer) throw e;
+          scoringCostError = e.message;
+        }
         view.setAnalysis(s, {
-          scoringCost: tr[s].scoringCost(text),
-          selfAttention: info.scoring === 'scaled_dot' ? tr[s].selfAttention(text) : null,
+          scoringCost,
+          scoringCostError,
+          selfAttention: transformer || info.scoring === 'scaled_dot' ? tr[s].selfAttention(text) : null,
         });
       }
       if (this.#analyse) view.analysisDone();

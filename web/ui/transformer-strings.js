@@ -1,0 +1,103 @@
+// The Transformer views' words (ui/head-picker.js, ui/encoder-attention.js, the Transformer's
+// facts on the comparison view and its status lines), in English and simplified Chinese.
+// Numbers are passed in: the model's own sizes from info(), nothing computed here.
+
+const en = {
+  kindName: 'Transformer',
+  modelPick: 'Model',
+  sidePick: (side) => `Model ${side.toUpperCase()}`,
+  // The lineage's kinds, by ui/transformer-strings.js's kindOf (model menus, lineage strip).
+  kinds: { none: 'no attention', additive: 'additive attention', scaled_dot: 'scaled dot-product attention', transformer: 'Transformer' },
+  // info(): {encLayers, decLayers, heads, dModel}
+  kindLine: (i) => `Transformer: ${i.encLayers} encoder and ${i.decLayers} decoder layers, ${i.heads} heads, d_model ${i.dModel}`,
+  pickCross: 'Cross-attention shown',
+  pickEncoder: 'Encoder self-attention shown',
+  decoderLayer: 'Decoder layer',
+  encoderLayer: 'Encoder layer',
+  head: 'Head',
+  layerOption: (i, n) => (i === n ? `${i} (last)` : String(i)),
+  headOption: (k) => `head ${k}`,
+  average: (n) => `average of the ${n} heads`,
+  crossNote: ({ layer, head }, L, H) => head === 'avg'
+    ? `Decoder layer ${layer} of ${L}, the mean of its ${H} heads’ weights${layer === L ? ': the row the translator’s summary shows, and the one the other pages compare' : ''}. Each row still sums to 1.`
+    : `Decoder layer ${layer} of ${L}, head ${head} of ${H}: that head’s own weights, as the engine computed them. Each head has its own queries and keys, so heads can look at different words. Each row sums to 1.`,
+  beamNote: 'Beam search reports only the summary row (the last decoder layer, averaged over heads): set the beam width to 1 to pick a layer and a head.',
+  encTitle: 'Encoder self-attention: part of this translator',
+  encNote: (L, H) =>
+    `Before the decoder writes a word, the Transformer’s encoder lets every English token attend to every token of the same sentence, in each of its ${L} layers and ${H} heads. These are the engine’s own weights on this sentence: rows are queries, columns keys, and each row sums to 1. Queries and keys come from separate learned projections (W_q and W_k).`,
+  encLabel: (layer, head) => `Encoder self-attention, layer ${layer}, ${head === 'avg' ? 'average of heads' : `head ${head}`}`,
+  encDescription: (n) =>
+    `Encoder self-attention weights: ${n} rows and ${n} columns, one per English token of the sentence plus the end marker. Rows are queries, columns keys; each row sums to 1. Use the arrow keys to move between cells.`,
+  encCaption: 'Encoder self-attention weights (rows: queries; columns: keys; both English tokens)',
+  encCorner: 'query \\ key',
+  encPending: 'Computing the encoder’s self-attention…',
+  encFailed: (why) => `The encoder’s self-attention could not be computed: ${why}`,
+  // the comparison view's facts for a Transformer side
+  formula: 'eᵢⱼ = qᵢ · kⱼ / √d_k, in each head of each decoder layer',
+  dims: (i) => `d_model = ${i.dModel}, ${i.heads} heads × d_k = ${i.dModel / i.heads}, ${i.encLayers} encoder + ${i.decLayers} decoder layers, feed-forward ${i.ffn}`,
+  dimsKey: 'qᵢ: the decoder’s query for word i; kⱼ: the key of English token j (each head projects its own).',
+  allParams: 'Parameters in the whole model',
+  costNA: (why) => `n/a: ${why}`,
+  costNAReason: 'the engine does not time a Transformer’s scoring',
+  modelMissing: (label) =>
+    `${label} is not available here: its file is not on this server yet. The other models still work.`,
+  // the widget's layer and head attributes (widget/heads.js)
+  headsIgnored: 'The layer and head attributes apply to a Transformer model (model="en-fr-transformer"); this model has one attention per word, so they are ignored.',
+  badLayer: (v, L) => `layer=${v} is ignored: it must be a decoder layer from 1 to ${L}. Showing layer ${L}.`,
+  badHead: (v, H) => `head=${v} is ignored: it must be a head from 1 to ${H}, or avg. Showing the average of the heads.`,
+  widgetShows: ({ layer, head }, L, H) => `Cross-attention: decoder layer ${layer} of ${L}, ${head === 'avg' ? `average of ${H} heads` : `head ${head} of ${H}`}.`,
+};
+
+const zh = {
+  kindName: 'Transformer',
+  modelPick: '模型',
+  sidePick: (side) => `模型 ${side.toUpperCase()}`,
+  kinds: { none: '无注意力', additive: '加性注意力', scaled_dot: '缩放点积注意力', transformer: 'Transformer' },
+  kindLine: (i) => `Transformer：编码器 ${i.encLayers} 层、解码器 ${i.decLayers} 层，${i.heads} 个头，d_model ${i.dModel}`,
+  pickCross: '显示的交叉注意力',
+  pickEncoder: '显示的编码器自注意力',
+  decoderLayer: '解码器层',
+  encoderLayer: '编码器层',
+  head: '头',
+  layerOption: (i, n) => (i === n ? `${i}（最后一层）` : String(i)),
+  headOption: (k) => `第 ${k} 个头`,
+  average: (n) => `${n} 个头的平均`,
+  crossNote: ({ layer, head }, L, H) => head === 'avg'
+    ? `解码器第 ${layer} 层（共 ${L} 层），${H} 个头的权重取平均${layer === L ? '：这正是翻译器的概括行，也是其他页面比较的那一行' : ''}。每行之和仍为 1。`
+    : `解码器第 ${layer} 层（共 ${L} 层）的第 ${head} 个头（共 ${H} 个）：这个头自己的权重，由引擎算出。每个头有自己的查询和键，所以不同的头可以看向不同的词。每行之和为 1。`,
+  beamNote: '束搜索只给出概括行（解码器最后一层、各头平均）：把束宽设为 1，即可选择层和头。',
+  encTitle: '编码器自注意力：这个翻译器的一部分',
+  encNote: (L, H) =>
+    `在解码器写出任何词之前，Transformer 的编码器让每个英文词关注同一句中的每个词，${L} 层中的每一层、${H} 个头中的每一个头都是如此。这些是引擎在这个句子上算出的权重：行是查询，列是键，每行之和为 1。查询和键来自各自学习的投影（W_q 与 W_k）。`,
+  encLabel: (layer, head) => `编码器自注意力：第 ${layer} 层，${head === 'avg' ? '各头平均' : `第 ${head} 个头`}`,
+  encDescription: (n) => `编码器自注意力权重：共 ${n} 行 ${n} 列，每个对应句中的一个英文词，最后是句末标记。行是查询，列是键；每行之和为 1。可用方向键在单元格之间移动。`,
+  encCaption: '编码器自注意力权重（行：查询；列：键；均为英文词）',
+  encCorner: '查询 \\ 键',
+  encPending: '正在计算编码器的自注意力…',
+  encFailed: (why) => `无法计算编码器的自注意力：${why}`,
+  formula: 'eᵢⱼ = qᵢ · kⱼ / √d_k，在每个解码器层的每个头中',
+  dims: (i) => `d_model = ${i.dModel}，${i.heads} 个头 × d_k = ${i.dModel / i.heads}，编码器 ${i.encLayers} 层 + 解码器 ${i.decLayers} 层，前馈层 ${i.ffn}`,
+  dimsKey: 'qᵢ：解码器为第 i 个词生成的查询；kⱼ：第 j 个英文词的键（每个头各自投影）。',
+  allParams: '整个模型的参数量',
+  costNA: (why) => `不适用：${why}`,
+  costNAReason: '引擎不为 Transformer 的打分计时',
+  modelMissing: (label) => `${label} 在这里不可用：服务器上还没有它的文件。其他模型照常可用。`,
+  headsIgnored: 'layer 和 head 属性只适用于 Transformer 模型（model="en-fr-transformer"）；这个模型每个词只有一组注意力，所以忽略它们。',
+  badLayer: (v, L) => `已忽略 layer=${v}：它必须是 1 到 ${L} 之间的解码器层。显示第 ${L} 层。`,
+  badHead: (v, H) => `已忽略 head=${v}：它必须是 1 到 ${H} 之间的头，或 avg。显示各头的平均。`,
+  widgetShows: ({ layer, head }, L, H) => `交叉注意力：解码器第 ${layer} 层（共 ${L} 层），${head === 'avg' ? `${H} 个头的平均` : `第 ${head} 个头（共 ${H} 个）`}。`,
+};
+
+export const TRANSFORMER_STRINGS = { en, zh };
+
+// The model's kind in a status line: the Transformer's shape, or the RNN's scoring kind.
+export function modelKind(S, T, info) {
+  return info?.arch === 'transformer' ? T.kindLine(info) : S.scoringKind(info?.scoring);
+}
+
+// The kind a view keys its words and colours on: 'transformer', or the RNN's scoring.
+export const kindOf = (info) => (info?.arch === 'transformer' ? 'transformer' : info?.scoring);
+
+// A model that failed to load because its file is not on the server (a 404 from web/lib's
+// download): the pages say "not available" instead of showing the download error alone.
+export const isMissingModel = (error) => /cannot download model .*HTTP 404/.test(String(error?.message ?? error));
