@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -233,10 +234,26 @@ def main(argv=None):
 
 
 def export_and_check(model_path, out, run_check, stream):
-    info = export_graphs(model_path, out)
-    line = {"dir": out, "scoring": info["scoring"], "decoder": info["decoder"]}
-    if run_check:
-        line["check"] = check(model_path, out)
+    """Exports into a fresh folder beside out and renames it to out once checked, so that a
+    bench reading out (or one exporting at the same time) never sees half a set, and graphs
+    that fail the check are never left where the bench looks."""
+    parent = os.path.dirname(os.path.abspath(out))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=os.path.basename(out) + ".", dir=parent)
+    try:
+        info = export_graphs(model_path, tmp)
+        line = {"dir": out, "scoring": info["scoring"], "decoder": info["decoder"]}
+        if run_check:
+            line["check"] = check(model_path, tmp)
+        if os.path.isdir(out):
+            shutil.rmtree(out)
+        try:
+            os.rename(tmp, out)
+        except OSError:
+            if not current(model_path, out):  # not another process's equal export: a fault
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(line), file=stream)
 
 
