@@ -71,12 +71,14 @@ def dev_loss(model, dev, batch_size=256, bf16=False):
     return total / max(n, 1)
 
 
-def lr_at(step, total, base, warmup=0):
+def lr_at(step, total, base, warmup=0, frac=None):
     """Linear warm-up over `warmup` steps (the Transformer's), constant until 40% of the run,
-    then linear decay to 5% of the base rate."""
+    then linear decay to 5% of the base rate. frac: how much of the run is done, when the run
+    is measured in time (--minutes) rather than in steps."""
     if step < warmup:
         return base * (step + 1) / warmup
-    frac = step / max(total, 1)
+    if frac is None:
+        frac = step / max(total, 1)
     return base if frac < 0.4 else base * (1.0 - 0.95 * (frac - 0.4) / 0.6)
 
 
@@ -104,6 +106,10 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=None,
                     help="stop after this many optimizer steps (the LR schedule spans them); "
                          "for short comparable runs")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="train for this much time instead of --steps or --epochs: the LR "
+                         "schedule spans the time, so the run ends on schedule on a busy or a "
+                         "quiet machine (resumable: the elapsed time is checkpointed)")
     ap.add_argument("--bf16", action="store_true", help="bfloat16 autocast (see above)")
     ap.add_argument("--joined", type=float, default=0.0,
                     help="add this fraction of joined 2-5 sentence pairs (scripts/nmt/joined.py)")
@@ -186,7 +192,13 @@ def main(argv=None):
 
     per_epoch = math.ceil(len(train) / args.batch)
     total_steps = args.steps or per_epoch * args.epochs
-    recipe = {k: getattr(args, k) for k in ("epochs", "steps", "batch", "lr", "smoothing",
+    budget = args.minutes * 60 if args.minutes else None
+    if budget:
+        total_steps = 10 ** 9  # the clock ends the run
+
+    def time_frac():
+        return None if budget is None else min(state["elapsed"] / budget, 1.0)
+    recipe = {k: getattr(args, k) for k in ("epochs", "steps", "minutes", "batch", "lr", "smoothing",
                                             "max_len", "seed", "threads", "bf16", "joined",
                                             "train_subset", "arch")}
     recipe["warmup"] = warmup
@@ -209,12 +221,13 @@ def main(argv=None):
             save(os.path.join(args.out, "best.pt"), best=True)
         save(ckpt_path)
 
-    while state["step"] < total_steps and (args.steps or state["epoch"] < args.epochs):
+    while (state["step"] < total_steps and (args.steps or budget or state["epoch"] < args.epochs)
+           and (budget is None or state["elapsed"] < budget)):
         order = batches(train, args.batch, random.Random(args.seed * 1000 + state["epoch"]))
         run_loss, run_n = 0.0, 0
         for bi in range(state["batch"], len(order)):
             for g in opt.param_groups:
-                g["lr"] = lr_at(state["step"], total_steps, args.lr, warmup)
+                g["lr"] = lr_at(state["step"], total_steps, args.lr, warmup, time_frac())
             loss = loss_of(model, order[bi], args.smoothing, args.bf16)
             opt.zero_grad()
             loss.backward()
@@ -226,9 +239,14 @@ def main(argv=None):
             run_n += 1
             state["elapsed"] = elapsed_before + time.time() - session_start
             if run_n % 50 == 0 and not args.quiet:
-                done = state["step"] / total_steps
-                eta = (total_steps - state["step"]) * state["elapsed"] / state["step"]
-                epochs = math.ceil(total_steps / per_epoch)
+                if budget:
+                    done = time_frac()
+                    eta = budget - state["elapsed"]
+                    epochs = "?"
+                else:
+                    done = state["step"] / total_steps
+                    eta = (total_steps - state["step"]) * state["elapsed"] / state["step"]
+                    epochs = math.ceil(total_steps / per_epoch)
                 print(f"epoch {state['epoch'] + 1}/{epochs} batch {bi + 1}/{len(order)} "
                       f"loss {run_loss / run_n:.3f} lr {opt.param_groups[0]['lr']:.2e} "
                       f"{100 * done:.1f}% elapsed {fmt_time(state['elapsed'])} "
@@ -239,7 +257,7 @@ def main(argv=None):
             if time.time() - last_ckpt > args.checkpoint_minutes * 60:
                 save(ckpt_path)
                 last_ckpt = time.time()
-            if state["step"] >= total_steps:
+            if state["step"] >= total_steps or (budget and state["elapsed"] >= budget):
                 break
         finish_epoch()  # a step budget ending mid-epoch counts as an epoch: dev loss is logged
         last_ckpt = time.time()

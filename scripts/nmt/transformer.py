@@ -25,7 +25,7 @@ LN_EPS = 1e-5
 
 def default_config(**over):
     cfg = dict(arch="transformer", src_lang="en", tgt_lang="fr", scoring="scaled_dot", emb=128,
-               d_model=256, heads=4, ffn=1024, enc_layers=3, dec_layers=3, src_vocab=6000,
+               d_model=256, heads=4, ffn=512, enc_layers=2, dec_layers=2, src_vocab=6000,
                tgt_vocab=8000, max_src_len=64, max_tgt_len=80, dropout=0.1)
     cfg.update(over)
     return cfg
