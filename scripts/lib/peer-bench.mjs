@@ -120,10 +120,10 @@ export async function benchPeers(o, bytes, sentences) {
         record(inter[j], ours);
         inter[j].peer.push(p.ms);
         inter[j].peerTokens = p.tokens;
-        inter[j].peerIds = p.g;
+        inter[j].peerRun = p.g;
       }
       const r = inter[j].ours;
-      const g = inter[j].peerIds;
+      const g = inter[j].peerRun;
       if (r.sourceIds.join() !== sources[i].ids.join()) {
         throw new Error(`sentence ${i + 1}: the core's source ids ${r.sourceIds} differ from the ` +
           `reference tokenizer's ${sources[i].ids}: the two sides would not decode the same input`);
