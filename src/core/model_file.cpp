@@ -25,6 +25,10 @@ constexpr uint64_t kMaxHeaderBytes = 64ull << 20;
 constexpr int64_t kMaxWidth = 4096;  // emb, enc_hidden, dec_hidden, attn
 constexpr int64_t kMaxVocab = 1000000;
 constexpr int64_t kMaxSentence = 1024;  // max_src_len, max_tgt_len
+// Transformer limits: a feed-forward layer is a few times d_model wide; layers and heads are few.
+constexpr int64_t kMaxFfn = 4 * kMaxWidth;
+constexpr int64_t kMaxLayers = 24;
+constexpr int64_t kMaxHeads = 64;
 const char* const kSpecialTokens[] = {"<pad>", "<unk>", "<s>", "</s>"};
 // JSON values allowed in the header itself (a real one has about 400: vocabularies are strings
 // in it), in the config, and in a list of names. A vocabulary may hold 2 * size + 16, enough
@@ -124,41 +128,87 @@ bool read_choice(const json& cfg, const char* key, const std::vector<const char*
               std::string("config: ") + key + " " + short_dump(*v) + ", expected " + expected);
 }
 
-bool read_config(const json& meta, Config* cfg, std::string* error) {
-  json c;
-  if (!parse_meta_json(meta, "config", kMaxConfigValues, &c, error)) return false;
-  if (!c.is_object()) return fail(error, "config: " + short_dump(c) + " is not a JSON object");
+// The fields both architectures share: languages and dtype first, then (read_sizes, after the
+// widths) vocabularies and length limits, so each error names the first bad field in file order.
+bool read_langs(const json& c, Config* cfg, std::string* error) {
   const std::vector<const char*> langs = {"en", "fr"};
-  size_t src_lang, tgt_lang, scoring, dtype;
+  size_t src_lang, tgt_lang;
   if (!read_choice(c, "src_lang", langs, &src_lang, error) ||
-      !read_choice(c, "tgt_lang", langs, &tgt_lang, error) ||
-      !read_choice(c, "scoring", {"additive", "scaled_dot", "none"}, &scoring, error) ||
-      !read_choice(c, "dtype", {"f32", "int8"}, &dtype, error))
+      !read_choice(c, "tgt_lang", langs, &tgt_lang, error))
     return false;
   if (src_lang == tgt_lang)
     return fail(error,
                 std::string("config: src_lang and tgt_lang are both \"") + langs[src_lang] + "\"");
   cfg->src_lang = langs[src_lang];
   cfg->tgt_lang = langs[tgt_lang];
-  cfg->scoring = scoring == 0 ? Scoring::Additive : scoring == 1 ? Scoring::ScaledDot : Scoring::None;
+  return true;
+}
+
+bool read_dtype(const json& c, Config* cfg, std::string* error) {
+  size_t dtype;
+  if (!read_choice(c, "dtype", {"f32", "int8"}, &dtype, error)) return false;
   cfg->dtype = dtype == 0 ? DType::F32 : DType::Int8;
+  return true;
+}
+
+// Vocabularies hold at least the 4 special tokens.
+bool read_sizes(const json& c, Config* cfg, std::string* error) {
+  return read_int(c, "src_vocab", 4, kMaxVocab, &cfg->src_vocab, error) &&
+         read_int(c, "tgt_vocab", 4, kMaxVocab, &cfg->tgt_vocab, error) &&
+         read_int(c, "max_src_len", 1, kMaxSentence, &cfg->max_src_len, error) &&
+         read_int(c, "max_tgt_len", 1, kMaxSentence, &cfg->max_tgt_len, error);
+}
+
+// arch "transformer": its attention is always the scaled dot product, split over heads.
+bool read_transformer_config(const json& c, Config* cfg, std::string* error) {
+  size_t scoring;
+  if (!read_langs(c, cfg, error) || !read_choice(c, "scoring", {"scaled_dot"}, &scoring, error) ||
+      !read_dtype(c, cfg, error) ||
+      !read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) ||
+      !read_int(c, "d_model", 1, kMaxWidth, &cfg->d_model, error) ||
+      !read_int(c, "heads", 1, kMaxHeads, &cfg->heads, error) ||
+      !read_int(c, "ffn", 1, kMaxFfn, &cfg->ffn, error) ||
+      !read_int(c, "enc_layers", 1, kMaxLayers, &cfg->enc_layers, error) ||
+      !read_int(c, "dec_layers", 1, kMaxLayers, &cfg->dec_layers, error) ||
+      !read_sizes(c, cfg, error))
+    return false;
+  if (cfg->d_model % cfg->heads != 0)
+    return fail(error, "config: d_model = " + std::to_string(cfg->d_model) +
+                           " is not a multiple of heads = " + std::to_string(cfg->heads));
+  cfg->arch = Arch::Transformer;
+  cfg->scoring = Scoring::ScaledDot;
+  cfg->maxout = 0;
+  return true;
+}
+
+bool read_config(const json& meta, Config* cfg, std::string* error) {
+  json c;
+  if (!parse_meta_json(meta, "config", kMaxConfigValues, &c, error)) return false;
+  if (!c.is_object()) return fail(error, "config: " + short_dump(c) + " is not a JSON object");
+  if (c.contains("arch")) {  // optional: the RNN files written before the Transformer omit it
+    size_t arch;
+    if (!read_choice(c, "arch", {"rnn", "transformer"}, &arch, error)) return false;
+    if (arch == 1) return read_transformer_config(c, cfg, error);
+  }
+  size_t scoring;
+  if (!read_langs(c, cfg, error) ||
+      !read_choice(c, "scoring", {"additive", "scaled_dot", "none"}, &scoring, error) ||
+      !read_dtype(c, cfg, error))
+    return false;
+  cfg->scoring = scoring == 0 ? Scoring::Additive : scoring == 1 ? Scoring::ScaledDot : Scoring::None;
   if (c.contains("decoder")) {  // optional: files of the paper's decoder do not name it
     size_t decoder;
     if (!read_choice(c, "decoder", {"paper", "cgru"}, &decoder, error)) return false;
     cfg->decoder = decoder == 0 ? DecoderKind::Paper : DecoderKind::CGru;
   }
-  // Vocabularies hold at least the 4 special tokens; maxout is fixed at pairs by the format.
+  // maxout is fixed at pairs by the format.
   return read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) &&
          read_int(c, "enc_hidden", 1, kMaxWidth, &cfg->enc_hidden, error) &&
          read_int(c, "dec_hidden", 1, kMaxWidth, &cfg->dec_hidden, error) &&
          // A model without attention has no scoring network, so no attention width.
          (cfg->scoring == Scoring::None ? read_int(c, "attn", 0, 0, &cfg->attn, error)
                                         : read_int(c, "attn", 1, kMaxWidth, &cfg->attn, error)) &&
-         read_int(c, "maxout", 2, 2, &cfg->maxout, error) &&
-         read_int(c, "src_vocab", 4, kMaxVocab, &cfg->src_vocab, error) &&
-         read_int(c, "tgt_vocab", 4, kMaxVocab, &cfg->tgt_vocab, error) &&
-         read_int(c, "max_src_len", 1, kMaxSentence, &cfg->max_src_len, error) &&
-         read_int(c, "max_tgt_len", 1, kMaxSentence, &cfg->max_tgt_len, error);
+         read_int(c, "maxout", 2, 2, &cfg->maxout, error) && read_sizes(c, cfg, error);
 }
 
 // A vocabulary (vocab_size > 0: exact size, special ids 0-3, no repeats) or a list of names

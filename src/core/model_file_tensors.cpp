@@ -117,6 +117,66 @@ bool list_params(const Config& cfg, Weights* w, std::vector<Param>* params, std:
   return true;
 }
 
+// The Transformer's table (scripts/nmt/export_transformer.py writes the same names).
+bool list_transformer_params(const Config& cfg, Weights* w, std::vector<Param>* params) {
+  const uint64_t E = uint64_t(cfg.emb), d = uint64_t(cfg.d_model), F = uint64_t(cfg.ffn),
+                 Vs = uint64_t(cfg.src_vocab), Vt = uint64_t(cfg.tgt_vocab);
+  auto matrix = [&](const std::string& name, uint64_t rows, uint64_t cols, Matrix* m) {
+    params->push_back({name, rows, cols, m, nullptr});
+  };
+  auto vector = [&](const std::string& name, uint64_t n, std::vector<float>* v) {
+    params->push_back({name, n, 0, nullptr, v});
+  };
+  auto norm = [&](const std::string& name, LayerNormW* ln) {
+    vector(name + ".g", d, &ln->g);
+    vector(name + ".b", d, &ln->b);
+  };
+  auto attention = [&](const std::string& name, AttentionW* a) {
+    matrix(name + ".Wq", d, d, &a->Wq);
+    vector(name + ".bq", d, &a->bq);
+    matrix(name + ".Wk", d, d, &a->Wk);
+    vector(name + ".bk", d, &a->bk);
+    matrix(name + ".Wv", d, d, &a->Wv);
+    vector(name + ".bv", d, &a->bv);
+    matrix(name + ".Wo", d, d, &a->Wo);
+    vector(name + ".bo", d, &a->bo);
+  };
+  auto feed_forward = [&](const std::string& name, FeedForwardW* f) {
+    matrix(name + ".ff1.W", F, d, &f->W1);
+    vector(name + ".ff1.b", F, &f->b1);
+    matrix(name + ".ff2.W", d, F, &f->W2);
+    vector(name + ".ff2.b", d, &f->b2);
+  };
+  // Sized before any pointer into them is taken: the Params point into these vectors.
+  w->enc.resize(size_t(cfg.enc_layers));
+  w->dec.resize(size_t(cfg.dec_layers));
+  matrix("src_emb", Vs, E, &w->src_emb);
+  matrix("tgt_emb", Vt, E, &w->tgt_emb);
+  matrix("src_in.W", d, E, &w->src_in);
+  matrix("tgt_in.W", d, E, &w->tgt_in);
+  for (size_t i = 0; i < w->enc.size(); i++) {
+    const std::string l = "enc." + std::to_string(i);
+    norm(l + ".ln1", &w->enc[i].ln1);
+    norm(l + ".ln2", &w->enc[i].ln2);
+    attention(l + ".self", &w->enc[i].self);
+    feed_forward(l, &w->enc[i].ff);
+  }
+  for (size_t i = 0; i < w->dec.size(); i++) {
+    const std::string l = "dec." + std::to_string(i);
+    norm(l + ".ln1", &w->dec[i].ln1);
+    norm(l + ".ln2", &w->dec[i].ln2);
+    norm(l + ".ln3", &w->dec[i].ln3);
+    attention(l + ".self", &w->dec[i].self);
+    attention(l + ".cross", &w->dec[i].cross);
+    feed_forward(l, &w->dec[i].ff);
+  }
+  norm("enc.ln", &w->enc_ln);
+  norm("dec.ln", &w->dec_ln);
+  matrix("out_proj.W", E, d, &w->out_proj);
+  vector("dec.out.b", Vt, &w->out_b);
+  return true;
+}
+
 // The tensors the file must hold: in an int8 file each matrix is I8 plus an F32 "<name>.scale".
 std::vector<FileTensor> list_file_tensors(const std::vector<Param>& params, bool int8) {
   std::vector<FileTensor> tensors;
@@ -246,7 +306,9 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
                   Weights* weights, size_t* num_params, std::string* error) {
   Weights w;
   std::vector<Param> params;
-  if (!list_params(cfg, &w, &params, error)) return false;
+  if (cfg.arch == Arch::Transformer ? !list_transformer_params(cfg, &w, &params)
+                                    : !list_params(cfg, &w, &params, error))
+    return false;
   std::vector<FileTensor> tensors = list_file_tensors(params, cfg.dtype == DType::Int8);
 
   std::map<std::string, FileTensor*> by_name;
@@ -254,6 +316,8 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
   for (const auto& item : header.items()) {
     const std::string& name = item.key();
     if (name == "__metadata__" || by_name.count(name)) continue;
+    if (name.rfind("att.", 0) == 0 && cfg.arch == Arch::Transformer)
+      return fail(error, "tensor " + name + ": not allowed in a transformer model");
     if (name == "att.v" && cfg.scoring == Scoring::ScaledDot)
       return fail(error, "tensor att.v: not allowed in a scaled_dot model");
     if (name.rfind("att.", 0) == 0 && cfg.scoring == Scoring::None)

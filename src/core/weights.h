@@ -13,9 +13,12 @@ enum class Scoring { Additive, ScaledDot, None };
 // with s'_i, the state of a first GRU that has read y_{i-1} (Sennrich et al. 2017).
 enum class DecoderKind { Paper, CGru };
 enum class DType { F32, Int8 };
+// Rnn: the Bahdanau encoder-decoder (files without "arch"); Transformer: scripts/nmt/transformer.py.
+enum class Arch { Rnn, Transformer };
 
 struct Config {
   std::string src_lang, tgt_lang;  // "en", "fr"
+  Arch arch = Arch::Rnn;
   Scoring scoring = Scoring::Additive;
   DecoderKind decoder = DecoderKind::Paper;
   DType dtype = DType::F32;
@@ -26,6 +29,8 @@ struct Config {
   int maxout = 2;      // M
   int src_vocab = 0, tgt_vocab = 0;
   int max_src_len = 0, max_tgt_len = 0;
+  // Transformer only (0 for an RNN; enc_hidden, dec_hidden, attn and maxout are 0 for it).
+  int d_model = 0, heads = 0, ffn = 0, enc_layers = 0, dec_layers = 0;
 };
 
 // A row-major matrix in the file's dtype: exactly one of f32 / i8 is filled.
@@ -42,6 +47,29 @@ struct Gru {
   std::vector<float> b_ih, b_hh;
 };
 
+// The Transformer's pieces (docs/model-format.md names them: enc.0.self.Wq, dec.1.ff1.b, ...).
+struct LayerNormW {
+  std::vector<float> g, b;  // [d] gain and offset
+};
+struct AttentionW {
+  Matrix Wq, Wk, Wv, Wo;  // [d, d] each; heads are consecutive blocks of d / heads rows
+  std::vector<float> bq, bk, bv, bo;
+};
+struct FeedForwardW {
+  Matrix W1, W2;  // [ffn, d], [d, ffn]
+  std::vector<float> b1, b2;
+};
+struct EncoderLayerW {
+  LayerNormW ln1, ln2;
+  AttentionW self;
+  FeedForwardW ff;
+};
+struct DecoderLayerW {
+  LayerNormW ln1, ln2, ln3;
+  AttentionW self, cross;
+  FeedForwardW ff;
+};
+
 struct Weights {
   Matrix src_emb;                 // [Vs, E]
   Gru enc_fwd, enc_bwd;           // input E, hidden H
@@ -56,6 +84,12 @@ struct Weights {
   Matrix readout_W;               // [M*E, D + 2H + E]
   std::vector<float> readout_b;   // [M*E]
   std::vector<float> out_b;       // [Vt]
+  // Transformer only: src_emb, tgt_emb and out_b above are shared with the RNN layout.
+  Matrix src_in, tgt_in;          // [d, E]: x_j = W_in E x_j * sqrt(d) + PE(j)
+  std::vector<EncoderLayerW> enc;
+  std::vector<DecoderLayerW> dec;
+  LayerNormW enc_ln, dec_ln;      // the final LayerNorm of each stack
+  Matrix out_proj;                // [E, d]: logits = E_tgt (out_proj z) + out_b (tied)
 };
 
 struct ModelData {

@@ -12,3 +12,8 @@ void bl_f32_sigmoid__scalar(size_t n, const float* x, float* y) {
 void bl_f32_tanh__scalar(size_t n, const float* x, float* y) {
   for (size_t i = 0; i < n; i++) y[i] = std::tanh(x[i]);
 }
+
+// NaN gives 0, as the SIMD twin's pmax(0, x) does.
+void bl_f32_relu__scalar(size_t n, const float* x, float* y) {
+  for (size_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}

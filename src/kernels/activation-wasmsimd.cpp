@@ -12,3 +12,9 @@ void bl_f32_sigmoid__wasmsimd(size_t n, const float* x, float* y) {
 void bl_f32_tanh__wasmsimd(size_t n, const float* x, float* y) {
   bl_map_f32x4(n, x, y, bl_vtanh_f32x4);
 }
+
+// pmax(0, x) = 0 < x ? x : 0: the scalar kernel's rule, NaN included (f32x4.max would keep NaN).
+void bl_f32_relu__wasmsimd(size_t n, const float* x, float* y) {
+  const v128_t zero = wasm_f32x4_splat(0.0f);
+  bl_map_f32x4(n, x, y, [zero](v128_t v) { return wasm_f32x4_pmax(zero, v); });
+}

@@ -25,6 +25,10 @@ void bl_f32_log_softmax__scalar(size_t n, const float* x, float* y);
 // activation-*.cpp
 void bl_f32_sigmoid__scalar(size_t n, const float* x, float* y);
 void bl_f32_tanh__scalar(size_t n, const float* x, float* y);
+void bl_f32_relu__scalar(size_t n, const float* x, float* y);
+// layernorm-*.cpp
+void bl_f32_layer_norm__scalar(size_t n, const float* x, const float* g, const float* b,
+                               float eps, float* y);
 // gemm-*.cpp
 void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                          const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
@@ -47,6 +51,9 @@ void bl_f32_softmax__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_log_softmax__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_sigmoid__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_tanh__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_relu__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_layer_norm__wasmsimd(size_t n, const float* x, const float* g, const float* b,
+                                 float eps, float* y);
 void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                            const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,

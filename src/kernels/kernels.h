@@ -55,6 +55,15 @@ struct Kernels {
   // Y[b*ldy + r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * X[b*ldx + k]   (gemv_i8's)
   void (*gemm_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                   size_t B, const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
+
+  // The Transformer's own pieces (its attention reuses dot_score, softmax and weighted_sum on
+  // one head's columns of a key/value cache, through their ld; its projections are gemv/gemm).
+  // y[i] = (x[i] - mean) / sqrt(var + eps) * g[i] + b[i], mean and biased var over x[0..n);
+  // y may equal x; n >= 1.
+  void (*layer_norm)(size_t n, const float* x, const float* g, const float* b, float eps,
+                     float* y);
+  // y = max(x, 0) (NaN gives 0); y may equal x. The bias comes from gemv/gemm before it.
+  void (*relu)(size_t n, const float* x, float* y);
 };
 
 const Kernels& scalar_kernels();

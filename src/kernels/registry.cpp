@@ -19,6 +19,8 @@ const Kernels& scalar_kernels() {
       bl_f32_tanh__scalar,
       bl_f32_gemm__scalar,
       bl_qs8_gemm__scalar,
+      bl_f32_layer_norm__scalar,
+      bl_f32_relu__scalar,
   };
   return k;
 }
@@ -39,6 +41,8 @@ const Kernels& simd_kernels() {
       bl_f32_tanh__wasmsimd,
       bl_f32_gemm__wasmsimd,
       bl_qs8_gemm__wasmsimd,
+      bl_f32_layer_norm__wasmsimd,
+      bl_f32_relu__wasmsimd,
   };
   return k;
 }

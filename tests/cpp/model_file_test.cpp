@@ -292,6 +292,11 @@ Bytes tensor(const char* name, const char* field, const json& value, const char*
       p.header[name] = value;
   });
 }
+const char* kTf = "tiny-transformer-f32";
+const char* kTfI8 = "tiny-transformer-int8";
+Bytes tconfig(const char* field, const json& value) {
+  return edit_meta(kTf, "config", [&](json& c) { set_or_erase(c, field, value); });
+}
 Bytes offsets(const char* name, const json& begin, const json& end) {
   return tensor(name, "data_offsets", {begin, end});
 }
@@ -471,7 +476,75 @@ std::vector<BadCase> bad_cases() {
        "tensor tgt_emb.scale: scale 0 at row 2, scales must be > 0"},
       {"NegativeScale", [] { return put_f32(kI8, "src_emb.scale", 0, -0.5f); },
        "tensor src_emb.scale: scale -0.5 at row 0, scales must be > 0"},
+      // the Transformer: its config, and its tensor table against that config
+      {"ArchUnknown", [] { return tconfig("arch", "lstm"); },
+       "config: arch \"lstm\", expected \"rnn\" or \"transformer\""},
+      {"ArchRnnReadsTransformerAsRnn", [] { return tconfig("arch", "rnn"); },
+       "config: missing field \"enc_hidden\""},
+      {"TransformerAdditive", [] { return tconfig("scoring", "additive"); },
+       "config: scoring \"additive\", expected \"scaled_dot\""},
+      {"TransformerNoHeads", [] { return tconfig("heads", nullptr); },
+       "config: missing field \"heads\""},
+      {"TransformerHeadsSplitNothing", [] { return tconfig("heads", 5); },
+       "config: d_model = 12 is not a multiple of heads = 5"},
+      {"TransformerZeroLayers", [] { return tconfig("enc_layers", 0); },
+       "config: enc_layers = 0, expected 1..24"},
+      {"TransformerHugeFfn", [] { return tconfig("ffn", 1 << 20); },
+       "config: ffn = 1048576, expected 1..16384"},
+      {"TransformerMoreLayersThanTensors", [] { return tconfig("dec_layers", 3); },
+       "missing tensor dec.2.ln1.g"},
+      {"TransformerWiderFfnThanTensors", [] { return tconfig("ffn", 17); },
+       "tensor enc.0.ff1.W: shape [16,12], expected [17,12]"},
+      {"TransformerMissingCross",
+       [] { return edit(kTf, [](Parts& p) { p.header.erase("dec.1.cross.Wv"); }); },
+       "missing tensor dec.1.cross.Wv"},
+      {"TransformerRnnTensor", [] { return tensor("att.W", nullptr, json::object(), kTf); },
+       "tensor att.W: not allowed in a transformer model"},
+      {"TransformerExtraLayer", [] { return tensor("enc.2.ln1.g", nullptr, json::object(), kTf); },
+       "unknown tensor \"enc.2.ln1.g\""},
+      {"TransformerCutInData", [] { return truncated(kTf, fixture(kTf).size() - 3); },
+       "exceed the data buffer"},
+      {"TransformerNanGain", [] { return put_f32(kTf, "dec.ln.g", 4, NAN); },
+       "tensor dec.ln.g: contains NaN or Inf at element 4"},
+      {"TransformerZeroScale", [] { return put_f32(kTfI8, "dec.0.ff2.W.scale", 1, 0.0f); },
+       "tensor dec.0.ff2.W.scale: scale 0 at row 1, scales must be > 0"},
   };
+}
+
+// The Transformer's shapes come from its own config keys; the RNN's stay 0 (and the reverse).
+TEST(ModelFile, TransformerFixturesLoadExactly) {
+  for (const char* stem : {kTf, kTfI8}) {
+    SCOPED_TRACE(stem);
+    const Result r = load(fixture(stem));
+    ASSERT_TRUE(r.ok) << r.error;
+    const Config& c = r.md.config;
+    EXPECT_EQ(c.arch, Arch::Transformer);
+    EXPECT_EQ(c.scoring, Scoring::ScaledDot);
+    const std::vector<int> dims = {c.emb,        c.d_model,    c.heads,     c.ffn,
+                                   c.enc_layers, c.dec_layers, c.enc_hidden, c.attn};
+    EXPECT_EQ(dims, (std::vector<int>{8, 12, 3, 16, 2, 2, 0, 0}));
+    const Weights& w = r.md.weights;
+    ASSERT_EQ(w.enc.size(), 2u);
+    ASSERT_EQ(w.dec.size(), 2u);
+    EXPECT_EQ(w.dec[1].cross.Wk.rows, 12u);
+    EXPECT_EQ(w.enc[0].ff.W1.rows, 16u);
+    EXPECT_EQ(w.enc[0].ff.W2.cols, 16u);
+    EXPECT_EQ(w.src_in.cols, 8u);
+    EXPECT_EQ(w.out_proj.rows, 8u);
+    EXPECT_EQ(w.dec_ln.g.size(), 12u);
+    EXPECT_EQ(w.dec[1].cross.Wo.is_int8(), std::string(stem) == kTfI8);
+    // Every tensor of the file counted once: embeddings, in/out projections, layers, norms.
+    const size_t d = 12, E = 8, F = 16, attn = 4 * (d * d + d), ff = 2 * F * d + F + d;
+    const size_t expected = (45 + 53) * E + 3 * d * E + 53 + 2 * 2 * d +
+                            2 * (2 * 2 * d + attn + ff) + 2 * (3 * 2 * d + 2 * attn + ff);
+    EXPECT_EQ(r.md.num_params, expected);
+  }
+  // Files without "arch" stay RNN, as every file written before the Transformer.
+  const Result rnn = load(fixture(kF32));
+  ASSERT_TRUE(rnn.ok) << rnn.error;
+  EXPECT_EQ(rnn.md.config.arch, Arch::Rnn);
+  EXPECT_EQ(rnn.md.config.d_model, 0);
+  EXPECT_TRUE(rnn.md.weights.enc.empty());
 }
 
 class BadModel : public testing::TestWithParam<BadCase> {};
@@ -492,7 +565,7 @@ INSTANTIATE_TEST_SUITE_P(ModelFile, BadModel, testing::ValuesIn(bad_cases()),
 TEST(ModelFile, RandomDamageNeverCrashes) {
   std::mt19937 rng(20240517);
   const char* stems[] = {kF32, kI8, "tiny-scaled_dot-f32", "tiny-scaled_dot-int8", kNone,
-                         "tiny-none-cgru-int8"};
+                         "tiny-none-cgru-int8", kTf, kTfI8};
   const int kinds = int(sizeof stems / sizeof stems[0]);
   int loaded = 0, failed = 0;
   for (int iter = 0; iter < 2400; iter++) {
