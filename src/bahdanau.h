@@ -40,12 +40,22 @@ constexpr size_t kMaxModelBytes = size_t(256) << 20;
 
 struct ModelInfo {
   // scoring: "additive", "scaled_dot", or "none" (no attention: one fixed context vector, and
-  // every attention row, e and alpha is empty)
+  // every attention row, e and alpha is empty). A Transformer's is "scaled_dot".
   std::string src_lang, tgt_lang, scoring, dtype, kernels;
-  std::string decoder;  // where attention's query comes from: "paper" s_{i-1}, "cgru" s'_i
+  std::string decoder;  // where attention's query comes from: "paper" s_{i-1}, "cgru" s'_i;
+                        // "transformer" for a Transformer (its decoder layers' states)
+  std::string arch;     // "rnn" or "transformer"
+  // enc_hidden, dec_hidden and attn are 0 for a Transformer; d_model, heads, ffn, enc_layers
+  // and dec_layers are 0 for an RNN.
   int emb, enc_hidden, dec_hidden, attn, src_vocab, tgt_vocab, max_src_len, max_tgt_len;
+  int d_model, heads, ffn, enc_layers, dec_layers;
+  // scoring_params: what computes the attention scores. RNN: W, U (and v). Transformer: every
+  // decoder layer's cross-attention W_q and W_k with their biases.
   size_t num_params, file_bytes, scoring_params;
 };
+
+// Attention per layer and head: [layers][heads][rows]; each row one weight per column.
+using LayeredRows = std::vector<std::vector<std::vector<std::vector<float>>>>;
 
 struct Hypothesis {
   std::vector<std::string> tokens;  // </s> excluded, <unk> replaced
@@ -79,6 +89,10 @@ struct Step {
   std::vector<float> top_logp;
   std::vector<std::string> top_words;
   bool done = false;      // this step emitted </s> or reached the length limit
+  // Transformer: every decoder layer's cross-attention for this step, [layers][heads][column]
+  // (scores and weights); e and alpha above are the summary row, the last layer's mean over
+  // heads, and c the final decoder state z_i. Empty for an RNN.
+  std::vector<std::vector<std::vector<float>>> cross_e, cross_alpha;
 };
 
 // Forced decoding (teacher forcing): the decoder reads a given translation instead of its own
@@ -136,11 +150,16 @@ struct ScoringCost {
 
 // Self-attention over the source, as an illustration of the mechanism (not used to translate):
 // each annotation asks a query of every annotation, scaled dot-product, softmax, per row.
+//
+// A Transformer gives its encoder's real self-attention instead, every layer and head, in the
+// layered form (scores and weights stay empty).
 struct SelfAttention {
   std::vector<std::string> tokens;          // rows and columns: source tokens then "</s>"
   std::vector<std::vector<float>> scores;   // [n][n] e_ij
   std::vector<std::vector<float>> weights;  // [n][n] softmax over j
   std::string method;                       // how queries and keys are formed, in one sentence
+  int layers = 0, heads = 0;                // Transformer: the encoder's layers and heads
+  LayeredRows layer_scores, layer_weights;  // Transformer: [layers][heads][n][n]
 };
 
 class Decoder;
@@ -163,8 +182,9 @@ class Translator {
   // output projection run as matrix products that read each weight once per step for the whole
   // batch, and a sentence leaves the batch at </s> or its length limit; the encoder runs the
   // same way over the sentences that join together. encode_ms is a sentence's share of that
-  // encoding, decode_ms the time it spent in the batch. beam > 1 is decoded one sentence
-  // at a time with translate()'s beam search: batched beam search is not implemented.
+  // encoding, decode_ms the time it spent in the batch. beam > 1, and any Transformer, is
+  // decoded one sentence at a time with translate(): batched beam search and a batched
+  // Transformer step are not implemented.
   bool translate_batch(const std::vector<std::string>& texts, const TranslateParams& params,
                        std::vector<Translation>* out, std::vector<std::string>* errors);
   // Greedy step-by-step decoding of text; nullptr and a message on error. The Decoder reads
@@ -190,10 +210,12 @@ class Translator {
              Alignment* out, std::string* error);
 
   // Times the scoring of text (empty text: n = 0, all zeros). False on bad text or params,
-  // and for a model without attention.
+  // for a model without attention, and for a Transformer (its attention is several layers of
+  // heads: one score network's timing would not describe it).
   bool scoring_cost(std::string_view text, const ScoringCostParams& params, ScoringCost* out,
                     std::string* error);
-  // Scaled-dot models only (false and a message for others). Empty text: no tokens.
+  // Scaled-dot models only (false and a message for others); for a Transformer, the encoder's
+  // real self-attention per layer and head. Empty text: no tokens.
   bool self_attention(std::string_view text, SelfAttention* out, std::string* error);
   const ModelInfo& info() const;
 

@@ -1,6 +1,6 @@
 // Translator::align: forced decoding. The decoder reads the given target y_1..y_m instead of
 // its own argmax, so row i shows where the model looks when it writes y_i, and p(y_i | y_<i, x)
-// how likely it found that word. The rows are those of Model::step, as in greedy decoding.
+// how likely it found that word. The rows are those of the model's decode(), as in greedy decoding.
 #include <algorithm>
 #include <cmath>
 
@@ -31,7 +31,7 @@ bool Translator::align(std::string_view source, std::string_view target, const A
   if (src_tokens.empty()) return true;
 
   Annotations a;
-  im.model->encode(src_ids, &a);
+  im.net->encode(src_ids, &a);
   for (const std::string& t : tgt_tokens) {
     auto it = im.tgt_index.find(t);
     out->tgt_ids.push_back(it == im.tgt_index.end() ? kUnk : it->second);
@@ -47,16 +47,14 @@ bool Translator::align(std::string_view source, std::string_view target, const A
   int y_prev = kBos;
   for (size_t i = 0; i < out->tgt_ids.size(); i++) {
     const int y = out->tgt_ids[i];
-    im.model->step(a, y_prev, s.data(), &st);
+    im.net->decode(a, y_prev, s, &st);
     Step row;
     row.index = int(i);
     row.token = y;
     row.word = im.data.tgt_vocab[y];  // "<unk>" for an unknown word: what the model reads
     row.prob = std::exp(st.logp[y]);
     out->log_prob += double(st.logp[y]);
-    row.e = st.e;
-    row.alpha = st.alpha;
-    row.c = st.c;
+    im.set_attention(st, &row);
     im.set_top(top_k(st.logp, k), &row);
     row.done = y == kEos;
     out->steps.push_back(std::move(row));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/matrix_ops.h"
+
 namespace bl {
 
 namespace {
@@ -25,22 +27,10 @@ Model::Model(const ModelData& data, const Kernels& kernels)
     : cfg_(data.config), w_(data.weights), k_(kernels) {}
 
 void Model::gemv(const Matrix& W, const float* x, const float* bias, float* y) const {
-  if (W.is_int8())
-    k_.gemv_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), x, bias, y);
-  else
-    k_.gemv_f32(W.rows, W.cols, W.f32.data(), W.cols, x, bias, y);
+  matvec(k_, W, x, bias, y);
 }
 
-void Model::embed(const Matrix& table, int id, float* out) const {
-  const size_t E = table.cols;
-  if (table.is_int8()) {  // the same q * scale the reference dequantizes to
-    const int8_t* q = table.i8.data() + size_t(id) * E;
-    const float scale = table.scale[id];
-    for (size_t k = 0; k < E; k++) out[k] = float(q[k]) * scale;
-  } else {
-    std::memcpy(out, table.f32.data() + size_t(id) * E, E * sizeof(float));
-  }
-}
+void Model::embed(const Matrix& table, int id, float* out) const { embedding_row(table, id, out); }
 
 void Model::gru(const Gru& g, const float* gi, const float* h_prev, float* h_out) const {
   const size_t H = g.W_hh.cols;

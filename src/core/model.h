@@ -3,40 +3,25 @@
 #pragma once
 #include <vector>
 
+#include "core/seq2seq.h"
 #include "core/weights.h"
 #include "kernels/kernels.h"
 
 namespace bl {
 
-// Everything the decoder needs about one source sentence, computed once.
-struct Annotations {
-  int n = 0;                // source positions, </s> included
-  std::vector<float> h;     // [n, 2H]  h_j = [->h_j; <-h_j]
-  std::vector<float> keys;  // [n, A]   U h_j, precomputed so a step costs one GEMV less per j
-  std::vector<float> c;     // [2H]    Scoring::None only: the fixed context [->h_T; <-h_1]
-  std::vector<float> s0;    // [D]      tanh(W_init <-h_1 + b)
-  // Per source token (</s> excluded): may <unk> replacement copy it? (search.h). Empty: all.
-  std::vector<char> copyable;
-};
-
-// The outputs of one decoder step i.
-struct StepState {
-  std::vector<float> e;      // [n]   raw scores e_ij (empty without attention)
-  std::vector<float> alpha;  // [n]   softmax(e_i) (empty without attention)
-  std::vector<float> c;      // [2H]  context c_i
-  std::vector<float> s;      // [D]   decoder state s_i
-  std::vector<float> logp;   // [Vt]  log p(y_i | y_<i, x)
-};
-
-class Model {
+class Model : public Seq2Seq {
  public:
   Model(const ModelData& data, const Kernels& kernels);
 
   // ids: source token ids without </s> (appended here).
-  void encode(const std::vector<int>& ids, Annotations* out) const;
+  void encode(const std::vector<int>& ids, Annotations* out) const override;
   // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
   // Attention's query is s_{i-1} (Config::decoder Paper) or s'_i = GRU1(E y_{i-1}, s_{i-1}) (CGru).
   void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
+  void decode(const Annotations& a, int y_prev, const std::vector<float>& s_prev,
+              StepState* out) const override {
+    step(a, y_prev, s_prev.data(), out);
+  }
   // B steps at once (model_batch.cpp), hypotheses of different sentences: a[b], y_prev[b] and
   // s_prev[b*D .. b*D + D) to out[b]. out[b] is bit for bit what step(*a[b], y_prev[b],
   // s_prev + b*D, &out[b]) writes: the weight products run as GEMMs (kernels.h), which read
@@ -55,7 +40,7 @@ class Model {
   void score(const Annotations& a, const float* s_prev, float* q, float* e) const;
   void score_keys(const Annotations& a, const float* q, float* e) const;  // score() without W s
 
-  const Config& config() const { return cfg_; }
+  const Config& config() const override { return cfg_; }
   const Kernels& kernels() const { return k_; }
   const Weights& weights() const { return w_; }
 

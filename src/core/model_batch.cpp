@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/model.h"
+#include "core/matrix_ops.h"
 
 namespace bl {
 
@@ -34,10 +35,7 @@ float* fit(std::vector<float>& v, size_t n) {
 
 void Model::gemm(const Matrix& W, size_t B, const float* X, size_t ldx, const float* bias,
                  float* Y, size_t ldy) const {
-  if (W.is_int8())
-    k_.gemm_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), B, X, ldx, bias, Y, ldy);
-  else
-    k_.gemm_f32(W.rows, W.cols, W.f32.data(), W.cols, B, X, ldx, bias, Y, ldy);
+  matmat(k_, W, B, X, ldx, bias, Y, ldy);
 }
 
 // Model::gru for B rows: one GEMM for W_hh, then gru()'s own gate code per row.

@@ -42,9 +42,9 @@ bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& cop
   return copyable.empty() || copyable[attended(alpha, copyable.size())] != 0;
 }
 
-std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
+std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp) {
-  m.step(a, hyp->ids.empty() ? kBos : hyp->ids.back(), s->data(), st);
+  m.decode(a, hyp->ids.empty() ? kBos : hyp->ids.back(), *s, st);
   return greedy_pick(a, top, s, st, hyp);
 }
 
@@ -65,7 +65,7 @@ std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
   return best;
 }
 
-Hyp greedy_search(const Model& m, const Annotations& a, int max_len) {
+Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len) {
   Hyp hyp;
   StepState st;
   std::vector<float> s = a.s0;
@@ -80,7 +80,7 @@ struct Live {
 };
 }  // namespace
 
-std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len) {
+std::vector<Hyp> beam_search(const Seq2Seq& m, const Annotations& a, int k, int max_len) {
   std::vector<Live> live(1);
   live[0].s = a.s0;
   std::vector<Hyp> finished;
@@ -91,7 +91,7 @@ std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int ma
     std::vector<StepState> outs(live.size());
     for (size_t hi = 0; hi < live.size(); hi++) {
       const Hyp& h = live[hi].hyp;
-      m.step(a, h.ids.empty() ? kBos : h.ids.back(), live[hi].s.data(), &outs[hi]);
+      m.decode(a, h.ids.empty() ? kBos : h.ids.back(), live[hi].s, &outs[hi]);
       const bool unk_ok = may_write_unk(outs[hi].alpha, a.copyable);
       int taken = 0;
       for (auto [tok, lp] : top_k(outs[hi].logp, k + 1)) {

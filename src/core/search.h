@@ -1,12 +1,12 @@
-// Greedy and beam search over Model, and <unk> replacement. The exact rules (tie-breaking,
-// double-precision scores, length normalisation) are those of scripts/nmt/search.py, which
-// the golden fixtures pin; docs/model-format.md states them.
+// Greedy and beam search over either model kind (Seq2Seq), and <unk> replacement. The exact
+// rules (tie-breaking, double-precision scores, length normalisation) are those of
+// scripts/nmt/search.py, which the golden fixtures pin; docs/model-format.md states them.
 #pragma once
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/model.h"
+#include "core/seq2seq.h"
 
 namespace bl {
 
@@ -28,15 +28,15 @@ std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k);
 
 // One greedy step: decodes y_i from hyp's last token (or <s>) and state s, appends it to hyp,
 // and advances s. Returns the top k of the step (k >= 1); st holds the step's e, alpha, c.
-std::vector<std::pair<int, float>> greedy_step(const Model& m, const Annotations& a, int top,
+std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp);
 // greedy_step's choice once the step is computed into st (by step() or step_batch()): the
 // same rule for one sentence and for a batch.
 std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp);
-Hyp greedy_search(const Model& m, const Annotations& a, int max_len);
+Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
-std::vector<Hyp> beam_search(const Model& m, const Annotations& a, int k, int max_len);
+std::vector<Hyp> beam_search(const Seq2Seq& m, const Annotations& a, int k, int max_len);
 
 // Whether the search may write <unk> at a step whose attention row is alpha: the source token
 // it would copy (largest weight, </s> excluded, ties to the earlier) is marked copyable, or

@@ -28,4 +28,31 @@ void source_self_attention(const Model& m, const Annotations& a,
   }
 }
 
+const char* const kEncoderSelfAttentionMethod =
+    "The encoder's own self-attention, every layer and head: q_i = W_q LN(x_i), "
+    "k_j = W_k LN(x_j), e_ij = q_i . k_j / sqrt(d_k) per head, as the Transformer computes it "
+    "while translating.";
+
+void encoder_self_attention(const Transformer& t, const std::vector<int>& ids,
+                            SelfAttention* out) {
+  const Config& c = t.config();
+  const size_t L = c.enc_layers, H = c.heads, n = ids.size() + 1;
+  Annotations a;
+  std::vector<float> e, alpha;
+  t.encode_with_attention(ids, &a, &e, &alpha);
+  out->layers = int(L);
+  out->heads = int(H);
+  auto unpack = [&](const std::vector<float>& flat, LayeredRows* rows) {
+    rows->assign(L, std::vector<std::vector<std::vector<float>>>(H));
+    for (size_t l = 0; l < L; l++)
+      for (size_t h = 0; h < H; h++)
+        for (size_t i = 0; i < n; i++) {
+          const auto row = flat.begin() + long(((l * H + h) * n + i) * n);
+          (*rows)[l][h].emplace_back(row, row + long(n));
+        }
+  };
+  unpack(e, &out->layer_scores);
+  unpack(alpha, &out->layer_weights);
+}
+
 }  // namespace bl

@@ -4,7 +4,9 @@
 #pragma once
 #include <vector>
 
+#include "bahdanau.h"
 #include "core/model.h"
+#include "core/transformer.h"
 
 namespace bl {
 
@@ -15,5 +17,13 @@ extern const char* const kSelfAttentionMethod;  // how queries and keys are form
 void source_self_attention(const Model& m, const Annotations& a,
                            std::vector<std::vector<float>>* scores,
                            std::vector<std::vector<float>>* weights);
+
+extern const char* const kEncoderSelfAttentionMethod;  // the Transformer's, for the UI
+
+// A Transformer's encoder self-attention over ids and </s>: out->layers, heads, and
+// layer_scores / layer_weights [layers][heads][n][n], the scaled scores and softmax weights
+// each encoder layer's heads computed while encoding (not an illustration: the real thing).
+void encoder_self_attention(const Transformer& t, const std::vector<int>& ids,
+                            SelfAttention* out);
 
 }  // namespace bl

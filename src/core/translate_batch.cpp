@@ -6,7 +6,8 @@
 // (greedy_pick: the copy rule for <unk>; the same length limit per sentence). A sentence that
 // writes </s> or reaches its limit leaves the batch and the next waiting one joins; both batched
 // functions equal their one-sentence twins bit for bit, so every translation is exactly
-// translate()'s. Beam search (beam > 1) is not batched: each text goes through translate().
+// translate()'s. Beam search (beam > 1) is not batched: each text goes through translate();
+// nor is a Transformer, whatever the beam.
 #include <chrono>
 #include <memory>
 
@@ -42,7 +43,9 @@ bool Translator::translate_batch(const std::vector<std::string>& texts, const Tr
   out->assign(texts.size(), Translation{});
   errors->assign(texts.size(), std::string());
   bool ok = true;
-  if (p.beam != 1) {  // beam search, or a beam translate() refuses: one text at a time
+  // Beam search, or a beam translate() refuses, and every Transformer (its batched step is not
+  // written: each hypothesis's key/value cache has its own length): one text at a time.
+  if (p.beam != 1 || !impl_->model) {
     for (size_t i = 0; i < texts.size(); i++)
       ok = translate(texts[i], p, &(*out)[i], &(*errors)[i]) && ok;
     return ok;

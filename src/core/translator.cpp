@@ -36,7 +36,15 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   const ModelData& d = impl->data;
   const Config& c = d.config;
   const Kernels& k = params.use_simd ? simd_kernels() : scalar_kernels();
-  impl->model = std::make_unique<Model>(d, k);
+  if (c.arch == Arch::Transformer) {
+    auto t = std::make_unique<Transformer>(d, k);
+    impl->transformer = t.get();
+    impl->net = std::move(t);
+  } else {
+    auto m = std::make_unique<Model>(d, k);
+    impl->model = m.get();
+    impl->net = std::move(m);
+  }
   impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names, d.src_vocab);
   impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names, d.tgt_vocab);
   for (size_t i = 0; i < d.src_vocab.size(); i++) impl->src_index.emplace(d.src_vocab[i], int(i));
@@ -46,7 +54,9 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   in.src_lang = c.src_lang;
   in.tgt_lang = c.tgt_lang;
   in.scoring = scoring_name(c.scoring);
-  in.decoder = c.decoder == DecoderKind::CGru ? "cgru" : "paper";
+  const bool transformer = c.arch == Arch::Transformer;
+  in.arch = transformer ? "transformer" : "rnn";
+  in.decoder = transformer ? "transformer" : c.decoder == DecoderKind::CGru ? "cgru" : "paper";
   in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
   in.kernels = k.name;
   in.emb = c.emb;
@@ -57,11 +67,19 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   in.tgt_vocab = c.tgt_vocab;
   in.max_src_len = c.max_src_len;
   in.max_tgt_len = c.max_tgt_len;
+  in.d_model = c.d_model;
+  in.heads = c.heads;
+  in.ffn = c.ffn;
+  in.enc_layers = c.enc_layers;
+  in.dec_layers = c.dec_layers;
   in.num_params = d.num_params;
   in.file_bytes = d.file_bytes;
-  // W (A x D) and U (A x 2H), plus v (A) for the additive network; A = 0 without attention
-  in.scoring_params = size_t(c.attn) * (c.dec_hidden + 2 * c.enc_hidden) +
-                      (c.scoring == Scoring::Additive ? size_t(c.attn) : 0);
+  if (transformer) {  // each decoder layer's cross-attention W_q and W_k (d x d) and biases
+    in.scoring_params = size_t(c.dec_layers) * 2 * (size_t(c.d_model) * c.d_model + c.d_model);
+  } else {  // W (A x D) and U (A x 2H), plus v (A) for the additive network; A = 0 without
+    in.scoring_params = size_t(c.attn) * (c.dec_hidden + 2 * c.enc_hidden) +
+                        (c.scoring == Scoring::Additive ? size_t(c.attn) : 0);
+  }
   return std::unique_ptr<Translator>(new Translator(std::move(impl)));
 }
 
@@ -104,6 +122,11 @@ bool Translator::scoring_cost(std::string_view text, const ScoringCostParams& p,
              "scoring network to time";
     return false;
   }
+  if (!impl_->model) {
+    *error = "scoring_cost times an RNN's scoring network: this Transformer's attention is "
+             "several layers of heads, which one timing of one score function would not describe";
+    return false;
+  }
   std::vector<std::string> toks;
   std::vector<int> ids;
   if (!impl_->source(text, &toks, &ids, error)) return false;
@@ -118,6 +141,17 @@ bool Translator::self_attention(std::string_view text, SelfAttention* out, std::
   std::string ignored;
   if (!error) error = &ignored;
   *out = SelfAttention{};
+  if (impl_->transformer) {  // the real thing: the encoder's every layer and head
+    std::vector<std::string> toks;
+    std::vector<int> ids;
+    if (!impl_->source(text, &toks, &ids, error)) return false;
+    out->method = kEncoderSelfAttentionMethod;
+    if (toks.empty()) return true;
+    encoder_self_attention(*impl_->transformer, ids, out);
+    out->tokens = std::move(toks);
+    out->tokens.push_back("</s>");
+    return true;
+  }
   if (impl_->data.config.scoring != Scoring::ScaledDot) {
     *error = impl_->data.config.scoring == Scoring::None
                  ? "self_attention needs a scaled_dot model: this one (scoring \"none\") has no "
@@ -153,15 +187,15 @@ bool Translator::translate(std::string_view text, const TranslateParams& p, Tran
   if (toks.empty()) return true;
   auto t0 = std::chrono::steady_clock::now();
   Annotations a;
-  impl_->model->encode(out->src_ids, &a);
+  impl_->net->encode(out->src_ids, &a);
   impl_->mark_copyable(toks, &a);
   out->encode_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
   const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
   if (p.beam == 1) {
-    impl_->fill_greedy(greedy_search(*impl_->model, a, max_len), toks, out);
+    impl_->fill_greedy(greedy_search(*impl_->net, a, max_len), toks, out);
   } else {
-    std::vector<Hyp> hyps = beam_search(*impl_->model, a, p.beam, max_len);
+    std::vector<Hyp> hyps = beam_search(*impl_->net, a, p.beam, max_len);
     impl_->fill(hyps[0], toks, out);
     for (const Hyp& h : hyps)
       out->hypotheses.push_back({target_words(h.ids, h.alphas, toks, impl_->data.tgt_vocab),
@@ -207,7 +241,7 @@ std::unique_ptr<Decoder> Translator::start(std::string_view text, const Translat
     st->done = true;
   } else {
     auto t0 = std::chrono::steady_clock::now();
-    impl_->model->encode(st->src_ids, &st->a);
+    impl_->net->encode(st->src_ids, &st->a);
     impl_->mark_copyable(st->src_tokens, &st->a);
     st->s = st->a.s0;
     st->encode_ms = ms_since(t0);
@@ -222,7 +256,7 @@ bool Decoder::next(Step* out) {
   State& d = *st_;
   if (d.done) return false;
   auto t0 = std::chrono::steady_clock::now();
-  auto top = greedy_step(*d.impl->model, d.a, d.top_k, &d.s, &d.st, &d.hyp);
+  auto top = greedy_step(*d.impl->net, d.a, d.top_k, &d.s, &d.st, &d.hyp);
   const int y = d.hyp.ids.back();
   d.done = d.hyp.finished || int(d.hyp.ids.size()) >= d.max_len;
 
@@ -233,9 +267,7 @@ bool Decoder::next(Step* out) {
               : y == kUnk ? replace_unk(d.st.alpha, d.src_tokens)
                           : d.impl->data.tgt_vocab[y];
   out->prob = d.hyp.probs.back();
-  out->e = d.st.e;
-  out->alpha = d.st.alpha;
-  out->c = d.st.c;
+  d.impl->set_attention(d.st, out);
   d.impl->set_top(top, out);
   out->done = d.done;
   d.decode_ms += ms_since(t0);

@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "core/search.h"
 #include "core/tokenizer.h"
+#include "core/transformer.h"
 #include "core/weights.h"
 
 namespace bl {
@@ -21,7 +22,11 @@ inline double ms_since(std::chrono::steady_clock::time_point t0) {
 
 struct Translator::Impl {
   ModelData data;
-  std::unique_ptr<Model> model;
+  std::unique_ptr<Seq2Seq> net;  // the model, either kind: what encoding and search drive
+  // The same object, by kind (the other is null): the RNN's batched decoding, scoring timing
+  // and self-attention illustration, and the Transformer's real encoder self-attention.
+  const Model* model = nullptr;
+  const Transformer* transformer = nullptr;
   std::unique_ptr<Tokenizer> src_tok, tgt_tok;
   std::unordered_map<std::string, int> src_index, tgt_index;
   ModelInfo info;
@@ -49,6 +54,26 @@ struct Translator::Impl {
     a->copyable.clear();
     for (const std::string& t : toks)
       a->copyable.push_back(tgt_index.count(t) > 0 || looks_like_name_or_number(t));
+  }
+
+  // A step's attention rows into *row: the summary (e, alpha), c, and a Transformer's every
+  // layer and head of cross-attention.
+  void set_attention(const StepState& st, Step* row) const {
+    row->e = st.e;
+    row->alpha = st.alpha;
+    row->c = st.c;
+    if (!transformer) return;
+    const size_t L = data.config.dec_layers, H = data.config.heads, n = st.e.size();
+    row->cross_e.assign(L, std::vector<std::vector<float>>(H));
+    row->cross_alpha.assign(L, std::vector<std::vector<float>>(H));
+    for (size_t l = 0; l < L; l++) {
+      for (size_t h = 0; h < H; h++) {
+        const size_t at = (l * H + h) * n;
+        row->cross_e[l][h].assign(st.cross_e.begin() + at, st.cross_e.begin() + at + n);
+        row->cross_alpha[l][h].assign(st.cross_alpha.begin() + at,
+                                      st.cross_alpha.begin() + at + n);
+      }
+    }
   }
 
   // A step's top-k candidates, with their words, into *row.

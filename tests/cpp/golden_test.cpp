@@ -1,7 +1,7 @@
 // Parity with the PyTorch reference (scripts/nmt/golden.py): every step's e, alpha, c and
 // top-5, the greedy and beam-4 outputs, forced decoding of a given target, and (scaled_dot) the
 // source self-attention, for the tiny models (additive, scaled dot and no attention, both
-// decoders, f32 and int8) with
+// decoders, and the Transformer, f32 and int8) with
 // both kernel sets; and the three shipped models' 100 dev translations, token for token.
 #include <gtest/gtest.h>
 
@@ -38,19 +38,28 @@ std::unique_ptr<bl::Translator> load(const std::string& rel, bool simd) {
   return tr;
 }
 
-// |a - b| <= 1e-5 * max(1, |b|): absolute near zero, relative for log-probs of size ~10.
-void expect_close(const std::vector<float>& got, const json& want, const std::string& what) {
+// |a - b| <= tol * max(1, |b|): absolute near zero, relative for log-probs of size ~10.
+// tol is 1e-5 but for the int8 Transformer (kTransformerInt8Tol).
+void expect_close(const std::vector<float>& got, const json& want, const std::string& what,
+                  double tol = 1e-5) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t k = 0; k < got.size(); k++) {
     const double w = want[k].get<double>();
-    ASSERT_LE(std::fabs(got[k] - w), 1e-5 * std::max(1.0, std::fabs(w)))
+    ASSERT_LE(std::fabs(got[k] - w), tol * std::max(1.0, std::fabs(w)))
         << what << "[" << k << "]: got " << got[k] << ", want " << w;
   }
 }
 
+// The int8 Transformer's tolerance. The int8 kernels quantize each activation vector to int16
+// (gemv-scalar.cpp, qd16: up to amax / 65534 per element), and a Transformer feeds every
+// product through LayerNorms that rescale it by 1/std: on the tiny model (d_model 12, weights
+// N(0, 0.6)) log-probs move up to 1.4e-4 from the dequantized-f32 reference; tokens stay
+// identical. 3e-4 leaves room for the other kernel table; a wrong term moves them by 1e-2.
+constexpr double kTransformerInt8Tol = 3e-4;
+
 // Translator::align against the reference's Translator.force: every row, and the refusal of a
 // target longer than the model may write.
-void expect_forced(bl::Translator& tr, const std::string& text, const json& want) {
+void expect_forced(bl::Translator& tr, const std::string& text, const json& want, double tol) {
   const std::string target = want["target"];
   SCOPED_TRACE("forced target: " + target);
   bl::Alignment al;
@@ -72,18 +81,19 @@ void expect_forced(bl::Translator& tr, const std::string& text, const json& want
   EXPECT_EQ(al.unknown, want["unknown"].get<int>());
   // A sum of one float32 log-probability a row: the tolerance grows with its size.
   const double lp = want["log_prob"].get<double>();
-  EXPECT_NEAR(al.log_prob, lp, 1e-4 + 2e-6 * std::fabs(lp));
+  const double looser = tol / 1e-5;  // 1, or 30 for the int8 Transformer
+  EXPECT_NEAR(al.log_prob, lp, looser * (1e-4 + 2e-6 * std::fabs(lp)));
   ASSERT_EQ(al.steps.size(), steps.size());
   for (size_t i = 0; i < steps.size(); i++) {
     const std::string at = "forced row " + std::to_string(i) + " ";
     const bl::Step& st = al.steps[i];
-    expect_close(st.e, steps[i]["e"], at + "e");
-    expect_close(st.alpha, steps[i]["alpha"], at + "alpha");
-    expect_close(st.c, steps[i]["c"], at + "c");
+    expect_close(st.e, steps[i]["e"], at + "e", tol);
+    expect_close(st.alpha, steps[i]["alpha"], at + "alpha", tol);
+    expect_close(st.c, steps[i]["c"], at + "c", tol);
     EXPECT_EQ(st.token, steps[i]["token"].get<int>()) << at;
-    EXPECT_NEAR(st.prob, steps[i]["prob"].get<double>(), 1e-5) << at;
+    EXPECT_NEAR(st.prob, steps[i]["prob"].get<double>(), tol) << at;
     EXPECT_EQ(st.top_ids, steps[i]["top_ids"].get<std::vector<int>>()) << at;
-    expect_close(st.top_logp, steps[i]["top_logp"], at + "top_logp");
+    expect_close(st.top_logp, steps[i]["top_logp"], at + "top_logp", tol);
     EXPECT_EQ(st.done, i + 1 == steps.size()) << at;
   }
 }
@@ -103,6 +113,8 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   ASSERT_TRUE(tr);
   EXPECT_EQ(tr->info().kernels, std::string(g.simd && bl::have_simd_kernels() ? "wasm-simd" : "scalar"));
   ASSERT_GE(doc["cases"].size(), 20u);
+  const double tol =
+      doc.value("arch", "") == "transformer" && doc["dtype"] == "int8" ? kTransformerInt8Tol : 1e-5;
   int self_attention_cases = 0, forced_cases = 0;
   for (const json& c : doc["cases"]) {
     const std::string text = c["text"];
@@ -121,13 +133,13 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
         ASSERT_LT(i, c["steps"].size());
         const json& want = c["steps"][i];
         const std::string at = "step " + std::to_string(i) + " ";
-        expect_close(st.e, want["e"], at + "e");
-        expect_close(st.alpha, want["alpha"], at + "alpha");
-        expect_close(st.c, want["c"], at + "c");
+        expect_close(st.e, want["e"], at + "e", tol);
+        expect_close(st.alpha, want["alpha"], at + "alpha", tol);
+        expect_close(st.c, want["c"], at + "c", tol);
         ASSERT_EQ(st.token, want["token"].get<int>()) << at;
         EXPECT_EQ(st.top_ids, want["top_ids"].get<std::vector<int>>()) << at;
-        expect_close(st.top_logp, want["top_logp"], at + "top_logp");
-        EXPECT_NEAR(st.prob, want["prob"].get<double>(), 1e-5) << at;
+        expect_close(st.top_logp, want["top_logp"], at + "top_logp", tol);
+        EXPECT_NEAR(st.prob, want["prob"].get<double>(), tol) << at;
         i++;
       }
       EXPECT_EQ(i, c["steps"].size());
@@ -145,7 +157,7 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
       }
     }
     if (c.contains("force")) {
-      expect_forced(*tr, text, c["force"]);
+      expect_forced(*tr, text, c["force"], tol);
       forced_cases++;
     }
     bl::Translation t;
@@ -159,11 +171,11 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
     EXPECT_EQ(t.text, c["beam4"]["text"].get<std::string>());
     if (!c["beam4"]["norm"].is_null()) {
       ASSERT_FALSE(t.hypotheses.empty());
-      EXPECT_NEAR(t.hypotheses[0].norm, c["beam4"]["norm"].get<double>(), 1e-5);
+      EXPECT_NEAR(t.hypotheses[0].norm, c["beam4"]["norm"].get<double>(), tol);
     }
   }
-  if (doc["scoring"] == "scaled_dot") {
-    EXPECT_GE(self_attention_cases, 20);
+  if (doc["scoring"] == "scaled_dot" && !doc.contains("arch")) {  // a Transformer's own
+    EXPECT_GE(self_attention_cases, 20);                           // is golden_transformer_test's
   }
   EXPECT_EQ(forced_cases, int(doc["cases"].size()));
   EXPECT_EQ(tr->info().decoder, doc["decoder"].get<std::string>());
@@ -188,6 +200,9 @@ std::vector<Golden> all_tiny() {
       for (const char* dtype : {"-f32", "-int8"})
         for (bool simd : {false, true})
           out.push_back(Golden{std::string("tiny-") + scoring + decoder + dtype, simd});
+  for (const char* dtype : {"-f32", "-int8"})  // the same steps, searches and forced decoding
+    for (bool simd : {false, true})
+      out.push_back(Golden{std::string("tiny-transformer") + dtype, simd});
   return out;
 }
 
