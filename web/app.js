@@ -306,7 +306,7 @@ function render() {
       columns: sentence.sourceTokens,
       step: tf.panelStep(step),
       scoring: engine?.info.scoring,
-      decoder: engine?.info.decoder,
+      decoder: tf.active ? 'transformer' : engine?.info.decoder, // the panel's captions
       beam: Boolean(step.beamOnly),
     });
   }

@@ -6,7 +6,8 @@
 //   <attention-translator text="The black cat is sleeping." autoplay panel></attention-translator>
 //
 // Attributes (all optional; every value is data, never markup):
-//   model     a name (en-fr, en-fr-f32, en-fr-dot, tiny) or the URL of a .safetensors file (default en-fr)
+//   model     a name (en-fr, en-fr-f32, en-fr-dot, en-fr-noattn, en-fr-transformer, tiny) or the
+//             URL of a .safetensors file (default en-fr)
 //   text      the English sentence                    autoplay  play the words one by one
 //   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel
@@ -55,7 +56,7 @@ import { SentenceTabs } from './ui/sentence-tabs.js';
 import { PAIR_MODES } from './widget/pair-modes.js';
 import { widgetHeads } from './widget/heads.js';
 import { crossRow, stepFor } from './ui/heads.js';
-import { TRANSFORMER_STRINGS, modelKind } from './ui/transformer-strings.js';
+import { TRANSFORMER_STRINGS, isMissingModel, modelKind } from './ui/transformer-strings.js';
 
 export { resolveWidgetModel };
 
@@ -377,7 +378,9 @@ export class AttentionTranslator extends HTMLElement {
       try {
         translator = await loading;
       } catch (err) {
-        if (this.#loading === loading) this.#showError(`${model.label}: ${explain(err, this.#W)}`);
+        if (this.#loading !== loading) return;
+        const missing = isMissingModel(err) ? `${TRANSFORMER_STRINGS[this.#lang].modelMissing(model.label)} ` : '';
+        this.#showError(`${missing}${model.label}: ${explain(err, this.#W)}`);
         return;
       }
       if (this.#loading !== loading) return; // the model changed meanwhile
@@ -552,7 +555,7 @@ export class AttentionTranslator extends HTMLElement {
         columns: this.#sentence.sourceTokens,
         step: stepFor(step, sel),
         scoring: this.#translator?.info().scoring,
-        decoder: this.#translator?.info().decoder,
+        decoder: sel ? 'transformer' : this.#translator?.info().decoder, // the panel's captions
         beam: Boolean(step.beamOnly),
       });
       if (step) {

@@ -63,9 +63,9 @@ export class ModelFacts {
       { class: 'bl-cmp-facts' },
       group(e.formulaTerm, e.formula, e.dims, e.dimsKey),
       group(e.paramsTerm, e.params, e.paramsSum),
-      group(e.allTerm, e.all),
       group(e.costTerm, e.cost, e.costSpread, e.costNote),
       group(e.entropyTerm, e.entropy, e.entropyScale),
+      group(e.allTerm, e.all),
     );
   }
 

@@ -22,7 +22,7 @@ export class EncoderAttention {
   #status = h('p', { class: 'bl-enc-status', 'data-role': 'encoder-status', role: 'status' });
   #matrixRoot = h('div');
   #picker;
-  #matrix;
+  #matrix = null; // made with the first data: a page without a Transformer gets no second grid
   #data = null;
   #lang = 'en';
 
@@ -31,7 +31,6 @@ export class EncoderAttention {
       this.#title, this.#note);
     this.#picker = new HeadPicker(this.element, { kind: 'encoder', onChange: () => this.#draw() });
     this.element.append(this.#status, this.#matrixRoot);
-    this.#matrix = new AttentionMatrix(this.#matrixRoot, { strings: STRINGS.en });
     container.append(this.element);
     this.setLang(lang);
   }
@@ -46,12 +45,13 @@ export class EncoderAttention {
     this.element.dataset.state = pending ? 'pending' : 'empty';
     if (!pending) this.element.hidden = true;
     this.#status.textContent = pending ? this.#T.encPending : '';
-    this.#matrix.reset([]);
+    this.#matrix?.reset([]);
   }
 
   // selfAttention() of a Transformer: its tokens are the rows and the columns.
   setData(self) {
     this.#data = self;
+    this.#matrix ??= new AttentionMatrix(this.#matrixRoot, { strings: STRINGS[this.#lang] });
     this.element.hidden = false;
     this.element.dataset.state = 'shown';
     this.#status.textContent = '';
@@ -66,7 +66,7 @@ export class EncoderAttention {
     this.element.hidden = false;
     this.element.dataset.state = 'failed';
     this.#status.textContent = this.#T.encFailed(why);
-    this.#matrix.reset([]);
+    this.#matrix?.reset([]);
   }
 
   get selection() {
@@ -87,7 +87,7 @@ export class EncoderAttention {
     const sel = this.#picker.selection;
     this.#title.textContent = T.encTitle;
     this.#note.textContent = T.encNote(layers, heads);
-    this.#matrix.setStrings({ ...S, matrixLabel: T.encLabel(sel.layer + 1, sel.head === 'avg' ? 'avg' : sel.head + 1),
+    this.#matrix?.setStrings({ ...S, matrixLabel: T.encLabel(sel.layer + 1, sel.head === 'avg' ? 'avg' : sel.head + 1),
       matrixDescription: (rows, cols) => T.encDescription(cols), tableCaption: T.encCaption, corner: T.encCorner });
   }
 
