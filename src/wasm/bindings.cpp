@@ -47,6 +47,14 @@ val rows(const std::vector<std::vector<float>>& m) {
   return a;
 }
 
+// [layers][heads][rows...] as nested arrays (rows: a row per entry, or a matrix per entry).
+template <typename Inner, typename F>
+val nested(const std::vector<Inner>& v, F inner) {
+  val a = val::array();
+  for (size_t i = 0; i < v.size(); i++) a.set(i, inner(v[i]));
+  return a;
+}
+
 val translation(const bl::Translation& t) {
   val o = val::object();
   o.set("sourceTokens", strings(t.src_tokens));
@@ -95,6 +103,16 @@ val step_object(const bl::Step& s) {
   o.set("topLogProbs", numbers(s.top_logp));
   o.set("topProbs", numbers(top_probs));
   o.set("done", s.done);
+  if (s.cross_alpha.empty()) {  // an RNN: one attention, the row above
+    o.set("cross", val::null());
+  } else {  // a Transformer: alpha and e above are the last layer's mean over heads
+    val cross = val::object();
+    cross.set("layers", int(s.cross_alpha.size()));
+    cross.set("heads", int(s.cross_alpha[0].size()));
+    cross.set("alpha", nested(s.cross_alpha, rows));
+    cross.set("e", nested(s.cross_e, rows));
+    o.set("cross", cross);
+  }
   return o;
 }
 
@@ -162,6 +180,12 @@ class Translator {
     o.set("numParams", double(m.num_params));
     o.set("fileBytes", double(m.file_bytes));
     o.set("scoringParams", double(m.scoring_params));
+    o.set("arch", m.arch);
+    o.set("encLayers", m.enc_layers);
+    o.set("decLayers", m.dec_layers);
+    o.set("heads", m.heads);
+    o.set("dModel", m.d_model);
+    o.set("ffn", m.ffn);
     return o;
   }
 
@@ -234,8 +258,18 @@ class Translator {
     if (!tr_->self_attention(text, &sa, &err)) return error_object(err);
     val o = val::object();
     o.set("tokens", strings(sa.tokens));
-    o.set("scores", rows(sa.scores));
-    o.set("weights", rows(sa.weights));
+    if (sa.layers > 0) {  // a Transformer's encoder: [layer][head][n][n]
+      auto by_head = [](const std::vector<std::vector<std::vector<float>>>& heads) {
+        return nested(heads, rows);
+      };
+      o.set("layers", sa.layers);
+      o.set("heads", sa.heads);
+      o.set("scores", nested(sa.layer_scores, by_head));
+      o.set("weights", nested(sa.layer_weights, by_head));
+    } else {
+      o.set("scores", rows(sa.scores));
+      o.set("weights", rows(sa.weights));
+    }
     o.set("method", sa.method);
     return o;
   }

@@ -33,8 +33,9 @@ export interface ModelInfo {
   tgtLang: 'en' | 'fr';
   /** 'none': no attention (one fixed context vector; attention rows are empty). */
   scoring: 'additive' | 'scaled_dot' | 'none';
-  /** Where attention's query comes from: s_{i-1} ('paper') or s'_i ('cgru'). */
-  decoder: 'paper' | 'cgru';
+  /** Where attention's query comes from: s_{i-1} ('paper'), s'_i ('cgru'), or a Transformer's
+   * decoder layers ('transformer'). */
+  decoder: 'paper' | 'cgru' | 'transformer';
   dtype: 'f32' | 'int8';
   kernels: string;
   emb: number;
@@ -48,7 +49,16 @@ export interface ModelInfo {
   maxTgtLen: number;
   numParams: number;
   fileBytes: number;
+  /** What computes the scores: W, U (and v) for an RNN; a Transformer's decoder layers' cross-attention W_q, W_k and biases. */
   scoringParams: number;
+  /** 'rnn': the Bahdanau encoder-decoder; 'transformer': layers of multi-head attention. */
+  arch: 'rnn' | 'transformer';
+  /** Transformer only (0 for an RNN, whose encHidden, decHidden and attn are 0 for a Transformer). */
+  encLayers: number;
+  decLayers: number;
+  heads: number;
+  dModel: number;
+  ffn: number;
   /** The engine variant running this model. */
   engine: 'wasm-simd' | 'wasm-scalar';
 }
@@ -93,7 +103,7 @@ export interface Step {
   e: number[];
   /** Weights alpha_ij, one per column (empty without attention). */
   alpha: number[];
-  /** The context c_i (2H values). */
+  /** The context c_i (2H values); a Transformer's final decoder state z_i (dModel values). */
   c: number[];
   cNorm: number;
   topIds: number[];
@@ -102,6 +112,18 @@ export interface Step {
   topProbs: number[];
   /** This step emitted '</s>' or reached the length limit. */
   done: boolean;
+  /** A Transformer's cross-attention, every decoder layer and head (null for an RNN). e and
+   * alpha above are its summary row: the last layer's mean over heads. */
+  cross: CrossAttention | null;
+}
+
+export interface CrossAttention {
+  layers: number;
+  heads: number;
+  /** [layer][head][column] weights; each row sums to 1. */
+  alpha: number[][][];
+  /** [layer][head][column] scaled scores q . k_j / sqrt(d_k). */
+  e: number[][][];
 }
 
 export interface StepIterator extends AsyncIterableIterator<Step> {
@@ -141,10 +163,21 @@ export interface ScoringCost {
   callsPerBatch: number;
 }
 
+/** An RNN scaled_dot model's illustration: one n x n matrix. */
 export interface SelfAttention {
   tokens: string[];
   scores: number[][];
   weights: number[][];
+  method: string;
+}
+
+/** A Transformer's real encoder self-attention: [layer][head][n][n]. */
+export interface LayeredSelfAttention {
+  tokens: string[];
+  layers: number;
+  heads: number;
+  scores: number[][][][];
+  weights: number[][][][];
   method: string;
 }
 
@@ -219,7 +252,7 @@ export interface Translator {
    */
   scoringCost(text: string, options?: { minBatchMs?: number; batches?: number } | null): ScoringCost;
   /** Scaled-dot models only: the source attending to itself. */
-  selfAttention(text: string): SelfAttention;
+  selfAttention(text: string): SelfAttention | LayeredSelfAttention;
   /** The model's tokens: the source's, or the target language's (BLEU's tokens). */
   tokenize(text: string, options?: { side?: 'source' | 'target' } | null): string[];
   /** A translation's attention matrix as text, the native CLI's picture. */

@@ -146,7 +146,10 @@ class Translator {
   // steps' own). Between steps it yields to the event loop, so a page can draw each one.
   // Errors in the text throw here, not at the first step. A model without attention
   // (info().scoring 'none') gives empty e and alpha (and empty attention rows in translate()):
-  // it has no weights to show, and its c is the same fixed vector at every step.
+  // it has no weights to show, and its c is the same fixed vector at every step. A Transformer's
+  // steps also carry cross: {layers, heads, alpha, e}, each [layer][head][column], its every
+  // decoder layer's cross-attention; its step's e and alpha are the summary row (the last
+  // layer's mean over heads) and c its final decoder state z_i. cross is null for an RNN.
   steps(text, options) {
     const native = this.#native('steps');
     const { topK = 5, maxLen } = optionsArg(options, 'steps');
@@ -228,7 +231,8 @@ class Translator {
   // in src/bahdanau.h), measured on a monotonic clock: on a slow or busy machine it times fewer
   // batches instead (the result's `batches` says how many), and only a batch far slower than the
   // one before it can overrun. minBatchMs * batches is capped at 1000, so 4.4 s at most.
-  // Empty text: n 0, all 0. A model without attention has no scoring to time: it throws.
+  // Empty text: n 0, all 0. A model without attention has no scoring to time, and a
+  // Transformer's is several layers of heads, not one score network: both throw.
   scoringCost(text, options) {
     const native = this.#native('scoringCost');
     const { minBatchMs = 2, batches = 5 } = optionsArg(options, 'scoringCost');
@@ -247,7 +251,9 @@ class Translator {
 
   // Scaled-dot models only: the source attending to itself with this model's projections, an
   // illustration of self-attention (the translator does not use it): {tokens, scores, weights,
-  // method}, n x n with '</s>' last; method says how queries and keys are formed.
+  // method}, n x n with '</s>' last; method says how queries and keys are formed. A Transformer
+  // gives its encoder's real self-attention: {tokens, layers, heads, scores, weights, method},
+  // scores and weights [layer][head][n][n].
   selfAttention(text) {
     const native = this.#native('selfAttention');
     const r = native.selfAttention(prepare(text, 'selfAttention'));
@@ -287,7 +293,8 @@ class Translator {
   }
 
   // Languages, scoring ('additive', 'scaled_dot' or 'none': no attention), parameter count,
-  // dtype, file size, kernels, and the engine variant.
+  // dtype, file size, kernels, and the engine variant; arch ('rnn' or 'transformer') and a
+  // Transformer's encLayers, decLayers, heads, dModel and ffn (0 for an RNN).
   info() {
     this.#native('info');
     return { ...this.#info, engine: this.engine.variant };
