@@ -261,7 +261,7 @@ describe('why.html', { timeout: 1_200_000 }, () => {
     // The page's own words (not the sentences, the model names, the command or the data's
     // attribution, which stay as they are).
     const captions = () => page.evaluate(() => {
-      const keep = /en-fr-noattn|en-fr-dot|en-fr|Enter|BLEU|RNNencdec|RNN|Tatoeba|Web Worker|WebAssembly|Chromium|scripts\/eval|Bahdanau|Cho|Bengio|tatoeba\.org|CC-BY 2\.0 FR|c\[\d+\]|h_T|h_1|NLTK/g;
+      const keep = /en-fr-transformer|en-fr-noattn|en-fr-dot|en-fr|Enter|BLEU|RNNencdec|RNN|Transformer|Vaswani|Tatoeba|Web Worker|WebAssembly|Chromium|scripts\/eval|Bahdanau|Cho|Bengio|tatoeba\.org|CC-BY 2\.0 FR|c\[\d+\]|h_T|h_1|NLTK/g;
       const text = (el) => {
         const copy = el.cloneNode(true);
         for (const x of copy.querySelectorAll('[data-role="attribution"], [data-role="chart-command"], [lang="fr"]')) x.remove();

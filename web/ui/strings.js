@@ -123,7 +123,7 @@ const en = {
   captionWeightsTransformer:
     'Each head turns its scores into weights with a softmax: all positive, summing to 1. Averaged over heads, they are the mean of the heads’ weights (not the softmax of the mean scores). These weights are the row of the matrix.',
   captionMixTransformer:
-    'A Transformer has no single context vector: every head of every decoder layer mixes its own value vectors with its own weights, and the heads’ mixes are joined and projected. The bar shows each word’s share in the picked weights; the strip shows the vector the engine reports for this step (purple negative, orange positive).',
+    'A Transformer has no single context vector: every head of every decoder layer mixes its own value vectors with its own weights, and the heads’ mixes are joined and projected. The bar shows each word’s share in the picked weights; the strip shows zᵢ, the decoder’s final state for this word after all its layers, which the next word is chosen from (purple negative, orange positive).',
   contextNorm: 'length ‖c‖',
   contextSize: (n) => `${n} numbers`,
   chosen: 'chosen',
@@ -282,7 +282,7 @@ const zh = {
   captionWeightsTransformer:
     '每个头用 softmax 把分数变成权重：都为正，总和为 1。各头平均时，这里是各头权重的平均值（而不是平均分数的 softmax）。这组权重就是矩阵中的那一行。',
   captionMixTransformer:
-    'Transformer 没有单一的上下文向量：每个解码器层的每个头都用自己的权重混合自己的值向量，各头的结果再拼接并投影。色条显示所选权重中每个词的份额；色带显示引擎为这一步给出的向量（紫色为负，橙色为正）。',
+    'Transformer 没有单一的上下文向量：每个解码器层的每个头都用自己的权重混合自己的值向量，各头的结果再拼接并投影。色条显示所选权重中每个词的份额；色带显示 zᵢ，即解码器经过所有层之后对这个词的最终状态，下一个词由它选出（紫色为负，橙色为正）。',
   contextNorm: '长度 ‖c‖',
   contextSize: (n) => `${n} 个分量`,
   chosen: '选中',
