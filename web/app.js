@@ -295,6 +295,7 @@ function render() {
   const current = step && isRow(step) ? p : -1;
   matrix.setRows(rows);
   matrix.setCurrent(current);
+  tf.preview(step);
   $('empty').hidden = rows.length > 0 || (sentence?.sourceTokens.length ?? 0) > 0;
   if (!$('lines-root').closest('.view').hidden) {
     lines.render({ columns: sentence?.sourceTokens ?? [], rows, current });

@@ -128,3 +128,34 @@ for (const [name, options, query] of [
     await page.close();
   });
 }
+
+test('the layer x head grid: every layer\'s and head\'s row at the word, and a click or Enter picks one', { timeout: 120_000 }, async () => {
+  const page = await open('?word=2');
+  const { steps } = await page.evaluate(() => window.fixture);
+  const step = steps[2];
+  const grid = '[data-role="head-grid"]';
+  const strips = await page.$$eval(`${grid} [data-layer]`, (els) => els.map((b) => ({
+    layer: b.dataset.layer, head: b.dataset.head, pressed: b.getAttribute('aria-pressed'),
+    weights: [...b.querySelectorAll('[data-weight]')].map((c) => Number(c.dataset.weight)) })));
+  assert.equal(strips.length, step.cross.layers * (step.cross.heads + 1));
+  for (const s of strips) {
+    const perHead = step.cross.alpha[Number(s.layer) - 1];
+    if (s.head === 'avg') close(s.weights, mean(perHead), 1e-12, `layer ${s.layer} avg`);
+    else assert.deepEqual(s.weights, perHead[Number(s.head) - 1], `layer ${s.layer} head ${s.head}`);
+  }
+  assert.deepEqual(strips.filter((s) => s.pressed === 'true').map((s) => [s.layer, s.head]), [['2', 'avg']]);
+  // A click picks: the selects, the note and the matrix follow.
+  await page.click(`${grid} [data-layer="1"][data-head="3"]`);
+  const picker = '[data-role="heads-root"] [data-role="head-picker"]';
+  assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['1', '3']);
+  assert.deepEqual(await page.$eval(`${picker} [data-role="layer"]`, (el) => el.value), '0');
+  (await readRows(page, '[data-role="matrix-root"]')).forEach((r, i) => assert.deepEqual(r, steps[i].cross.alpha[0][2]));
+  // Arrow keys move between strips; Enter picks the focused one.
+  await page.focus(`${grid} [aria-pressed="true"]`);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['2', '2']);
+  (await readRows(page, '[data-role="matrix-root"]')).forEach((r, i) => assert.deepEqual(r, steps[i].cross.alpha[1][1]));
+  await page.close();
+});

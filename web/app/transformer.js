@@ -57,6 +57,11 @@ export class TransformerParts {
     return this.active && step ? stepFor(step, this.#picker.selection) : step;
   }
 
+  // The word on show: the picker's grid draws its every layer and head.
+  preview(step) {
+    if (this.active) this.#picker.preview(step);
+  }
+
   // Beam search replays the winner's summary rows only: the picker cannot apply.
   setBeam(beam) {
     this.#picker.setDisabled(this.active && beam > 1 ? TRANSFORMER_STRINGS[this.#lang].beamNote : null);

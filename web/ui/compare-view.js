@@ -193,6 +193,8 @@ export class CompareView extends PairView {
     const s = this.#side[side];
     const rowOf = isTransformer(s.model?.info) ? (st) => crossRow(st, s.picker.selection) : undefined;
     const { shown } = this.pair.render(side, { rowOf });
+    const p = this.player;
+    s.picker.preview(p.position >= 0 ? p.steps[p.position]?.[side] ?? null : null);
     s.facts.render(this.#C, {
       info: s.model?.info ?? null,
       cost: s.cost,

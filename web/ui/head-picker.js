@@ -1,6 +1,8 @@
 // The layer × head picker: two native selects (a layer; a head or the average of the layer's
-// heads), so the keyboard, screen readers and phones get the platform's own control, and a
-// note saying in words what the matrix now shows. It holds only the choice; the views read
+// heads), so the keyboard, screen readers and phones get the platform's own control; for the
+// cross-attention, a grid of every layer's and head's row at the word on show
+// (ui/head-grid.js), to compare them and pick one by pointer or arrow keys; and a note saying
+// in words what the matrix now shows. It holds only the choice; the views read
 // the rows for it with ui/heads.js. Built inside the given container (a document or a shadow
 // root).
 //
@@ -8,6 +10,7 @@
 // or "avg"), its data-role="layer" and data-role="head" selects, data-role="head-note".
 
 import { h } from './dom.js';
+import { HeadGrid } from './head-grid.js';
 import { AVERAGE, defaultSelection, validSelection } from './heads.js';
 
 let nextId = 0;
@@ -25,6 +28,7 @@ export class HeadPicker {
   #T = null;
   #kind;
   #onChange;
+  #grid = null; // cross-attention only
 
   // kind: 'cross' (decoder layers, with a note) or 'encoder'. onChange(selection) after a pick.
   constructor(container, { kind = 'cross', onChange } = {}) {
@@ -37,10 +41,12 @@ export class HeadPicker {
     this.#layerLabel = h('label', { for: `${id}-layer` });
     this.#headLabel = h('label', { for: `${id}-head` });
     this.#note = h('p', { class: 'bl-heads-note', 'data-role': 'head-note', 'aria-live': 'polite' });
+    if (kind === 'cross') this.#grid = new HeadGrid({ onPick: (sel) => this.#picked(sel) });
     this.element = h('fieldset', { class: 'bl-heads', 'data-role': 'head-picker', hidden: true },
       this.#legend,
       h('span', { class: 'bl-heads-field' }, this.#layerLabel, this.#layer),
       h('span', { class: 'bl-heads-field' }, this.#headLabel, this.#head),
+      this.#grid?.element,
       this.#note);
     container.append(this.element);
   }
@@ -60,11 +66,18 @@ export class HeadPicker {
     this.#sel = layers > 0 ? validSelection(layers, heads, want) : defaultSelection(0);
     this.element.hidden = !(layers > 0 && heads > 0);
     this.#fill();
+    this.#grid?.select(this.#sel);
+  }
+
+  // The word on show (a step with cross, or null): the grid draws its every layer and head.
+  preview(step) {
+    this.#grid?.render(this.element.hidden ? null : step, this.#shape);
   }
 
   // T: TRANSFORMER_STRINGS[lang].
   setStrings(T) {
     this.#T = T;
+    this.#grid?.setStrings(T);
     this.#fill();
   }
 
@@ -79,9 +92,13 @@ export class HeadPicker {
 
   #disabledReason = null;
 
-  #picked() {
+  // A pick from the selects, or from the grid (sel).
+  #picked(sel = null) {
     const head = this.#head.value === AVERAGE ? AVERAGE : Number(this.#head.value);
-    this.#sel = validSelection(this.#shape.layers, this.#shape.heads, { layer: Number(this.#layer.value), head });
+    this.#sel = validSelection(this.#shape.layers, this.#shape.heads, sel ?? { layer: Number(this.#layer.value), head });
+    this.#layer.value = String(this.#sel.layer);
+    this.#head.value = String(this.#sel.head);
+    this.#grid?.select(this.#sel);
     this.#stamp();
     this.#renderNote();
     this.#onChange(this.selection);

@@ -21,6 +21,11 @@ const en = {
   crossNote: ({ layer, head }, L, H) => head === 'avg'
     ? `Decoder layer ${layer} of ${L}, the mean of its ${H} heads’ weights${layer === L ? ': the row the translator’s summary shows, and the one the other pages compare' : ''}. Each row still sums to 1.`
     : `Decoder layer ${layer} of ${L}, head ${head} of ${H}: that head’s own weights, as the engine computed them. Each head has its own queries and keys, so heads can look at different words. Each row sums to 1.`,
+  gridLabel: 'Every layer and head at this word: pick one',
+  gridStrip: (layer, head) => `Decoder layer ${layer}, ${head === 'avg' ? 'average of heads' : `head ${head}`}`,
+  gridHead: (k) => `head ${k}`,
+  gridAverage: 'average',
+  gridLayer: (l) => `layer ${l}`,
   beamNote: 'Beam search reports only the summary row (the last decoder layer, averaged over heads): set the beam width to 1 to pick a layer and a head.',
   encTitle: 'Encoder self-attention: part of this translator',
   encNote: (L, H) =>
@@ -65,6 +70,11 @@ const zh = {
   crossNote: ({ layer, head }, L, H) => head === 'avg'
     ? `解码器第 ${layer} 层（共 ${L} 层），${H} 个头的权重取平均${layer === L ? '：这正是翻译器的概括行，也是其他页面比较的那一行' : ''}。每行之和仍为 1。`
     : `解码器第 ${layer} 层（共 ${L} 层）的第 ${head} 个头（共 ${H} 个）：这个头自己的权重，由引擎算出。每个头有自己的查询和键，所以不同的头可以看向不同的词。每行之和为 1。`,
+  gridLabel: '这个词在每一层、每个头上的注意力：点选其一',
+  gridStrip: (layer, head) => `解码器第 ${layer} 层，${head === 'avg' ? '各头平均' : `第 ${head} 个头`}`,
+  gridHead: (k) => `头 ${k}`,
+  gridAverage: '平均',
+  gridLayer: (l) => `第 ${l} 层`,
   beamNote: '束搜索只给出概括行（解码器最后一层、各头平均）：把束宽设为 1，即可选择层和头。',
   encTitle: '编码器自注意力：这个翻译器的一部分',
   encNote: (L, H) =>

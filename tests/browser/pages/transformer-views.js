@@ -37,6 +37,7 @@ const want = q.has('layer') ? { layer: Number(q.get('layer')) - 1, head: q.get('
 const parts = new TransformerParts($('heads-root'), $('encoder-root'), { lang, want, onPick: draw });
 parts.setInfo({ arch: 'transformer', decLayers: L, heads: H, encLayers: self.layers, dModel: 12, ffn: 24 });
 draw();
+parts.preview(steps[Number(q.get('word') ?? 0)]); // the grid: every layer and head at that word
 await parts.showEncoder({ selfAttention: async () => self }, item.text);
 window.fixture = { text: item.text, columns, steps, self };
 document.body.dataset.ready = 'true';
