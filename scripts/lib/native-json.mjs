@@ -50,7 +50,7 @@ export function infoObject(i) {
   const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   const keys = ['srcLang', 'tgtLang', 'scoring', 'decoder', 'dtype', 'kernels', 'emb', 'encHidden',
     'decHidden', 'attn', 'srcVocab', 'tgtVocab', 'maxSrcLen', 'maxTgtLen', 'numParams',
-    'fileBytes', 'scoringParams'];
+    'fileBytes', 'scoringParams', 'arch', 'encLayers', 'decLayers', 'heads', 'dModel', 'ffn'];
   return Object.fromEntries(keys.map((k) => [snake(k), i[k]]));
 }
 

@@ -199,7 +199,10 @@ nlohmann::json info_json(const bl::ModelInfo& m) {
           {"attn", m.attn},             {"src_vocab", m.src_vocab},
           {"tgt_vocab", m.tgt_vocab},   {"max_src_len", m.max_src_len},
           {"max_tgt_len", m.max_tgt_len}, {"num_params", m.num_params},
-          {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params}};
+          {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params},
+          {"arch", m.arch},             {"enc_layers", m.enc_layers},
+          {"dec_layers", m.dec_layers}, {"heads", m.heads},
+          {"d_model", m.d_model},       {"ffn", m.ffn}};
 }
 
 void print_json(const nlohmann::json& j) {

@@ -54,13 +54,16 @@ void Transformer::embed(const Matrix& table, const Matrix& W_in, int id, int pos
   fit(ws.t, E);
   embedding_row(table, id, ws.t.data());  // E[id]
   gemv(W_in, ws.t.data(), nullptr, x);  // W_in E[id]
-  // PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), in float32 as the
-  // reference computes it: rate_i = exp(2i * -ln(10000) / d).
+  // PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...). The arguments are the
+  // reference's float32 ones (rate_i = exp(2i * -ln(10000) / d), angle = pos * rate_i); exp,
+  // sin and cos run in double and round to float, so every libm (glibc natively, musl in wasm)
+  // gives the same floats and the engines agree bit for bit.
   const float sqrt_d = std::sqrt(float(d));
   const float slope = float(-std::log(10000.0) / double(d));
   for (size_t k = 0; k < d; k++) {
-    const float angle = float(pos) * std::exp(float(k & ~size_t(1)) * slope);
-    x[k] = x[k] * sqrt_d + (k % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    const float rate = float(std::exp(double(float(k & ~size_t(1)) * slope)));
+    const double angle = double(float(pos) * rate);
+    x[k] = x[k] * sqrt_d + float(k % 2 == 0 ? std::sin(angle) : std::cos(angle));
   }
 }
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { fixturePath, maskTimings, nativeCli, nodeCli, notModelFiles } from './helpers.mjs';
 
-const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8', 'tiny-none-cgru-f32']
+const MODELS = ['tiny-additive-f32', 'tiny-scaled_dot-int8', 'tiny-none-cgru-f32', 'tiny-transformer-int8']
   .map((m) => fixturePath(`${m}.safetensors`));
 // Lines that exercise the stdin path: an empty line, CRLF, punctuation, invalid UTF-8 (an
 // error line, the others still translated), too many tokens, combining accents, no final \n.
