@@ -85,11 +85,11 @@ test('index.html: the picker shows exactly the engine\'s rows for each layer and
     close(r, mean(steps[i].cross.alpha[info.decLayers - 1]), 1e-6, `row ${i} = the mean of the last layer's heads`);
   });
   const head = Math.min(3, info.heads);
-  await page.selectOption(`${picker} [data-role="layer"]`, String(info.decLayers - 1));
-  await page.selectOption(`${picker} [data-role="head"]`, String(head - 1));
+  await page.selectOption(`${picker} [data-role="layer"]`, { value: String(info.decLayers - 1) });
+  await page.selectOption(`${picker} [data-role="head"]`, { value: String(head - 1) });
   (await readRows(page)).forEach((r, i) => assert.deepEqual(r, steps[i].cross.alpha[info.decLayers - 1][head - 1], `row ${i}`));
-  await page.selectOption(`${picker} [data-role="layer"]`, '0');
-  await page.selectOption(`${picker} [data-role="head"]`, 'avg');
+  await page.selectOption(`${picker} [data-role="layer"]`, { value: '0' });
+  await page.selectOption(`${picker} [data-role="head"]`, { value: 'avg' });
   (await readRows(page)).forEach((r, i) => close(r, mean(steps[i].cross.alpha[0]), 1e-12, `row ${i}`));
   // The step panel shows the picked row's weights and scores, for the word on show.
   await page.click('[data-role="first"]');
@@ -99,8 +99,8 @@ test('index.html: the picker shows exactly the engine\'s rows for each layer and
   close(scores, mean(steps[0].cross.e[0]), 1e-9, 'panel scores');
   // The encoder's self-attention is the engine's, per layer and head.
   const self = ref.selfAttention(TEXT);
-  await page.selectOption('[data-role="encoder-attention"] [data-role="layer"]', '0');
-  await page.selectOption('[data-role="encoder-attention"] [data-role="head"]', '0');
+  await page.selectOption('[data-role="encoder-attention"] [data-role="layer"]', { value: '0' });
+  await page.selectOption('[data-role="encoder-attention"] [data-role="head"]', { value: '0' });
   assert.deepEqual(await readRows(page, '[data-role="encoder-attention"]'), self.weights[0][0].map((r) => r.map(Number)));
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -144,9 +144,10 @@ test('compare.html: the Transformer beside an RNN, with its picker, its sizes an
   assert.equal(await page.$eval('[data-role="self-attention"]', (el) => el.hidden), true);
   const self = ref.selfAttention(TEXT);
   assert.equal(await page.$eval('[data-role="encoder-attention"]', (el) => el.dataset.state), 'shown');
-  await page.selectOption('[data-role="encoder-attention"] [data-role="head"]', '0');
+  await page.selectOption('[data-role="encoder-attention"] [data-role="head"]', { value: '0' });
   assert.deepEqual(await readRows(page, '[data-role="encoder-attention"]'), self.weights[self.layers - 1][0].map((r) => r.map(Number)));
   assert.equal(await page.$eval('[data-role="model-b"]', (el) => el.value), MODEL.name);
+  await page.waitForFunction(() => document.getAnimations().length === 0); // rows fade in
   assert.deepEqual(await axeViolations(page), []);
   await page.screenshot({ path: artifact('transformer-compare.png'), fullPage: true });
   assert.deepEqual(page.problems, []);
@@ -169,7 +170,7 @@ test('the widget: model, layer and head; the step event carries the picked row; 
   const last = good.events.at(-1);
   assert.deepEqual(last.weights, steps[last.index].cross.alpha[layer - 1][head - 1]);
   for (const [attrs, note] of [
-    [{ layer: '<img src=x onerror=alert(1)>' }, /layer="<img src=x onerror=al…" is ignored/],
+    [{ layer: '<img src=x onerror=alert(1)>' }, /layer="<img src=x onerror=a…" is ignored/],
     [{ head: '0' }, /head="0" is ignored/],
     [{ layer: '99', head: 'avg' }, /layer="99" is ignored/],
   ]) {

@@ -35,10 +35,14 @@ function pickHead(perHead, head) {
 }
 
 // A step's row for the selection: key 'alpha' (weights) or 'e' (raw scores). Without cross
-// (an RNN step, a beam-search row) or without a selection, the step's own row.
+// (an RNN step, a beam-search row) or without a selection, the step's own row; and for the
+// last layer's average too, since that is what the step's own row is (the engine's numbers,
+// averaged in its float32, rather than a second mean of them here).
 export function crossRow(step, sel, key = 'alpha') {
   const cross = step?.cross;
   if (!cross || !sel) return step?.[key];
+  const layers = cross[key]?.length ?? 0;
+  if (sel.head === AVERAGE && sel.layer === layers - 1 && step[key]) return step[key];
   return pickHead(cross[key]?.[sel.layer], sel.head) ?? step[key];
 }
 
