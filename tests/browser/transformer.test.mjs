@@ -122,6 +122,8 @@ for (const [name, options] of [['wide-light', {}], ['wide-dark', { colorScheme: 
   test(`index.html with the Transformer: axe and screenshot, ${name}`, needs, async () => {
     const page = await openIndex('&step=2', options);
     await page.waitForFunction(() => document.getAnimations().length === 0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
     assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: artifact(`transformer-${name}.png`), fullPage: true });
     await page.close();

@@ -49,7 +49,8 @@ const KEEP = new Map(Object.entries({
   TV: 'the symbol of total variation, defined where it is used',
   query: 'English term glossed after its translation (查询向量（query）)', key: 'idem (键向量（key）)',
   // units and the licence
-  MB: 'unit', 'CC-BY': 'licence name', FR: 'licence name (CC-BY 2.0 FR)',
+  MB: 'unit', kB: 'unit (the tiny test models\' size)', 'CC-BY': 'licence name', FR: 'licence name (CC-BY 2.0 FR)',
+  d_model: 'notation: the Transformer\'s width, as Vaswani et al. write it',
 }));
 // Identifiers and addresses, kept as typed. (The engine's reasons, ?simd=0's included, are
 // checked by tests/node/zh-strings.test.mjs.)
@@ -81,6 +82,10 @@ const PAGES = [
   ['embed.html', () => `?text=${text}&lang=zh&panel=1&step=1`, 'attention-translator[data-state="done"]'],
   ['embed.html', () => `?text=${text}&lang=zh&mode=compare`, 'attention-translator[data-state="done"]'],
   ['embed.html', () => `?text=${text}&lang=zh&mode=bottleneck`, 'attention-translator[data-state="done"]'],
+  // The Transformer's parts: the tiny one writes nothing of its own, so its rows are forced.
+  ['index.html', () => `?model=tiny-transformer&text=${text}&lang=zh&step=1&force=${encodeURIComponent('Le chat noir dort.')}`,
+    '[data-role="encoder-attention"][data-state="shown"]'],
+  ['compare.html', () => `?a=tiny&b=tiny-transformer&text=${text}&lang=zh`, '[data-role="app"][data-state="done"][data-analysis="done"]'],
 ];
 
 // In the page: every visible string outside MODEL_TEXT, as {where, text}, shadow roots included.
@@ -128,7 +133,8 @@ function englishIn(s) {
 
 for (const [file, query, ready] of PAGES) {
   const mode = /mode=(\w+)/.exec(query())?.[1];
-  test(`${file}${mode ? ` (mode=${mode})` : ''} in Chinese shows no English but the model's words`, { timeout: 180_000 }, async () => {
+  const tf = /tiny-transformer/.test(query()) ? ' (Transformer)' : '';
+  test(`${file}${mode ? ` (mode=${mode})` : ''}${tf} in Chinese shows no English but the model's words`, { timeout: 180_000 }, async () => {
     const page = await browser.newPage();
     await page.goto(`${browser.url}${file}${query()}`);
     await page.waitForSelector(ready, { timeout: 150_000 });

@@ -51,3 +51,20 @@ test('the engine\'s self-attention method is said in Chinese', async () => {
     tr.dispose();
   }
 });
+
+test('the engine\'s reason a Transformer\'s scoring is not timed is said in Chinese', async () => {
+  const { TRANSFORMER_STRINGS } = await import('../../web/ui/transformer-strings.js');
+  const tr = await createTranslator({ model: readFileSync(fixturePath('tiny-transformer-f32.safetensors')) });
+  try {
+    assert.equal(tr.info().arch, 'transformer');
+    assert.throws(() => tr.scoringCost('The cat.'), (e) => {
+      const said = TRANSFORMER_STRINGS.zh.costNA(e.message);
+      assert.ok(!said.includes(e.message), `mapped: ${said}`);
+      assert.deepEqual(latinWords(said).filter((w) => !['RNN', 'Transformer'].includes(w)), [], said);
+      assert.equal(TRANSFORMER_STRINGS.en.costNA(e.message), `n/a: ${e.message}`);
+      return true;
+    });
+  } finally {
+    tr.dispose();
+  }
+});

@@ -1,3 +1,10 @@
+// The engine's reasons a Transformer's scoring is not timed (scoringCost()'s error, from
+// src/core/translator.cpp), in Chinese; another reason is shown as the engine wrote it.
+const ZH_REASONS = {
+  "scoring_cost times an RNN's scoring network: this Transformer's attention is several layers of heads, which one timing of one score function would not describe":
+    '引擎只为 RNN 的打分网络计时：这个 Transformer 的注意力由多层、多个头组成，一个打分函数的一次计时无法描述它',
+};
+
 // The Transformer views' words (ui/head-picker.js, ui/encoder-attention.js, the Transformer's
 // facts on the comparison view and its status lines), in English and simplified Chinese.
 // Numbers are passed in: the model's own sizes from info(), nothing computed here.
@@ -89,7 +96,7 @@ const zh = {
   dims: (i) => `d_model = ${i.dModel}，${i.heads} 个头 × d_k = ${i.dModel / i.heads}，编码器 ${i.encLayers} 层 + 解码器 ${i.decLayers} 层，前馈层 ${i.ffn}`,
   dimsKey: 'qᵢ：解码器为第 i 个词生成的查询；kⱼ：第 j 个英文词的键（每个头各自投影）。',
   allParams: '整个模型的参数量',
-  costNA: (why) => `不适用：${why}`,
+  costNA: (why) => `不适用：${ZH_REASONS[why] ?? why}`,
   costNAReason: '引擎不为 Transformer 的打分计时',
   modelMissing: (label) => `${label} 在这里不可用：服务器上还没有它的文件。其他模型照常可用。`,
   headsIgnored: 'layer 和 head 属性只适用于 Transformer 模型（model="en-fr-transformer"）；这个模型每个词只有一组注意力，所以忽略它们。',
