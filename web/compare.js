@@ -22,6 +22,10 @@ const input = $('source-input');
 const params = readCompareParams(location);
 
 let lang = params.lang;
+// The page's words; with a Transformer on a side, its own title and tagline (the two no longer
+// differ only in their score).
+const words = () => ({ ...STRINGS[lang], ...COMPARE_STRINGS[lang],
+  ...(SIDES.some((side) => engines[side]?.info.arch === 'transformer') ? TRANSFORMER_STRINGS[lang].comparePage : {}) });
 let S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
 const pair = new EnginePair();
 const { clients, engines } = pair;
@@ -67,7 +71,7 @@ async function load() {
   }
   $('progress').hidden = true;
   setState('ready');
-  renderStatus();
+  setLanguage(lang); // the title and tagline, now that the models' kinds are known
   if (queued && input.value.trim()) compare();
   queued = false;
 }
@@ -121,7 +125,7 @@ function renderStatus() {
 
 function setLanguage(next) {
   lang = next;
-  S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
+  S = words();
   applyStrings(document, S, lang);
   labelLangToggle($('lang'), S, lang);
   titleExamples($('examples'), COMPARE_EXAMPLES, lang);

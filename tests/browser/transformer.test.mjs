@@ -149,6 +149,7 @@ test('compare.html: the Transformer beside an RNN, with its picker, its sizes an
   await page.selectOption('[data-role="encoder-attention"] [data-role="head"]', { value: '0' });
   assert.deepEqual(await readRows(page, '[data-role="encoder-attention"]'), self.weights[self.layers - 1][0].map((r) => r.map(Number)));
   assert.equal(await page.$eval('[data-role="model-b"]', (el) => el.value), MODEL.name);
+  assert.equal(await page.textContent('h1'), 'An RNN with attention beside the Transformer');
   await page.waitForFunction(() => document.getAnimations().length === 0); // rows fade in
   assert.deepEqual(await axeViolations(page), []);
   await page.screenshot({ path: artifact('transformer-compare.png'), fullPage: true });
@@ -183,6 +184,40 @@ test('the widget: model, layer and head; the step event carries the picked row; 
     const end = r.events.at(-1);
     close(end.weights, steps[end.index].alpha, 1e-6, `${JSON.stringify(attrs)}: the default row`);
   }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the widget\'s mode="compare" with the Transformer as model-b: its picker, its count, its real self-attention', needs, async () => {
+  const page = await browser.newPage();
+  await page.goto(`${browser.url}test-pages/compare.html`);
+  await page.waitForFunction(() => customElements.get('attention-translator'));
+  const r = await page.evaluate((model) => new Promise((resolve) => {
+    const el = document.createElement('attention-translator');
+    el.addEventListener('done', () => {
+      // The analysis (the self-attention) follows decoding in the same run: wait for it.
+      const poll = () => {
+        const root = el.shadowRoot;
+        const enc = root.querySelector('[data-role="encoder-attention"]');
+        if (enc?.dataset.state !== 'shown') return setTimeout(poll, 50);
+        resolve({
+          arch: root.querySelector('[data-side="b"]').dataset.arch,
+          picker: root.querySelector('[data-side="b"] [data-role="head-picker"]').hidden,
+          pickerA: root.querySelector('[data-side="a"] [data-role="head-picker"]').hidden,
+          params: Number(root.querySelector('[data-side="b"] [data-role="all-params"]').dataset.value),
+          illustration: root.querySelector('[data-role="self-attention"]').hidden,
+          rows: [...enc.querySelectorAll('[data-role="matrix"] > [data-row]')].length,
+        });
+      };
+      poll();
+    });
+    el.addEventListener('error', (e) => resolve({ error: e.detail.message }));
+    for (const [k, v] of Object.entries({ mode: 'compare', 'model-a': 'tiny', 'model-b': model, text: 'The black cat is sleeping.' })) el.setAttribute(k, v);
+    document.getElementById('host').replaceChildren(el);
+  }), MODEL.name);
+  assert.equal(r.error, undefined);
+  assert.deepEqual(r, { arch: 'transformer', picker: false, pickerA: true, params: ref.info().numParams, illustration: true,
+    rows: ref.selfAttention(TEXT).tokens.length });
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -51,6 +51,11 @@ const en = {
   allParams: 'Parameters in the whole model',
   costNA: (why) => `n/a: ${why}`,
   costNAReason: 'the engine does not time a Transformer’s scoring',
+  // compare.html with a Transformer on a side: the title and tagline (data-i18n keys)
+  comparePage: {
+    title: 'An RNN with attention beside the Transformer',
+    tagline: 'One sentence, two translators. The Transformer (Vaswani et al. 2017) keeps the scaled dot product, drops the recurrent networks, and attends in several layers and heads: its matrix shows the layer and head picked above it, or their average. Both matrices fill in together, word by word.',
+  },
   modelMissing: (label) =>
     `${label} is not available here: its file is not on this server yet. The other models still work.`,
   // the widget's layer and head attributes (widget/heads.js)
@@ -98,6 +103,10 @@ const zh = {
   allParams: '整个模型的参数量',
   costNA: (why) => `不适用：${ZH_REASONS[why] ?? why}`,
   costNAReason: '引擎不为 Transformer 的打分计时',
+  comparePage: {
+    title: '带注意力的 RNN 与 Transformer 并排对比',
+    tagline: '同一个句子，两个翻译器。Transformer（Vaswani 等，2017）保留缩放点积，去掉循环网络，并在多层、多个头中计算注意力：它的矩阵显示上方所选的层和头，或各头的平均。两个矩阵同步地逐词填充。',
+  },
   modelMissing: (label) => `${label} 在这里不可用：服务器上还没有它的文件。其他模型照常可用。`,
   headsIgnored: 'layer 和 head 属性只适用于 Transformer 模型（model="en-fr-transformer"）；这个模型每个词只有一组注意力，所以忽略它们。',
   badLayer: (v, L) => `已忽略 layer=${v}：它必须是 1 到 ${L} 之间的解码器层。显示第 ${L} 层。`,
