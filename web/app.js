@@ -469,6 +469,7 @@ function currentSvg() {
     caption: [
       sentence.text.trim(),
       `→ ${whole && rows.length === whole.words ? whole.text : `${out} …`}`,
+      tf.caption, // a Transformer's layer and head
     ],
     legend: S.legend,
   });

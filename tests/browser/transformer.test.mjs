@@ -7,7 +7,7 @@
 // The engine must run Transformers (src/core/transformer*, web/dist rebuilt): until it does,
 // the tests that need one are skipped with the engine's reason.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -115,6 +115,12 @@ test('index.html: the permalink keeps the layer and head, and opens on them', ne
   await page.click('[data-role="permalink"]');
   const link = new URL(await page.$eval('[data-role="permalink-field"]', (el) => el.value));
   assert.deepEqual([link.searchParams.get('layer'), link.searchParams.get('head')], ['1', '2']);
+  // The exported SVG draws the same rows and says which layer and head they are.
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-role="export-svg"]')]);
+  const source = readFileSync(await svg.path(), 'utf8');
+  assert.match(source, /decoder layer 1 of \d+, head 2 of \d+/);
+  const cells = [...source.matchAll(/data-weight="([^"]+)"/g)].map((m) => Number(m[1]));
+  assert.deepEqual(cells, steps.flatMap((st) => st.cross.alpha[0][1]));
   await page.close();
 });
 
@@ -172,6 +178,7 @@ test('the widget: model, layer and head; the step event carries the picked row; 
   assert.match(good.note, new RegExp(`decoder layer ${layer} of ${layer}, head ${head} of ${info.heads}`));
   const last = good.events.at(-1);
   assert.deepEqual(last.weights, steps[last.index].cross.alpha[layer - 1][head - 1]);
+  await page.locator('attention-translator').screenshot({ path: artifact('widget-transformer.png') });
   for (const [attrs, note] of [
     [{ layer: '<img src=x onerror=alert(1)>' }, /layer="<img src=x onerror=a…" is ignored/],
     [{ head: '0' }, /head="0" is ignored/],

@@ -47,6 +47,15 @@ export class TransformerParts {
     return { layer: sel.layer + 1, head: sel.head === 'avg' ? 'avg' : sel.head + 1 };
   }
 
+  // The export's caption line for a Transformer: which layer and head the matrix is (null for
+  // an RNN, whose matrix is its only attention).
+  get caption() {
+    if (!this.active) return null;
+    const sel = this.#picker.selection;
+    return TRANSFORMER_STRINGS[this.#lang].widgetShows({ layer: sel.layer + 1, head: sel.head === 'avg' ? 'avg' : sel.head + 1 },
+      this.#info.decLayers, this.#info.heads);
+  }
+
   // The matrix row of a step for the picked layer and head (an RNN's: its own alpha).
   row(step) {
     return this.active ? crossRow(step, this.#picker.selection) : step.alpha;

@@ -10,8 +10,8 @@ const CELL = 36;
 // Measured with this browser's fonts, plus slack for a viewer whose fonts run wider.
 const width14 = (text) => textWidth(text, `14px ${FONT}`) * 1.08 + 2;
 
-// -> {source, width, height}. columns: source tokens; rows: [{word, weights}]; caption: up to
-// two lines of text above the matrix (the sentence and its translation).
+// -> {source, width, height}. columns: source tokens; rows: [{word, weights}]; caption: lines
+// of text above the matrix (the sentence, its translation, and a Transformer's layer and head).
 export function matrixSvg({ columns, rows, caption = [], legend = 'attention weight' }) {
   const lines = [].concat(caption).filter(Boolean);
   const labelW = Math.max(40, ...rows.map((r) => width14(tokenLabel(r.word)))) + 16;
