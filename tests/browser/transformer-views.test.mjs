@@ -158,5 +158,10 @@ test('the layer x head grid: every layer\'s and head\'s row at the word, and a c
   await page.keyboard.press('Enter');
   assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['2', '2']);
   (await readRows(page, '[data-role="matrix-root"]')).forEach((r, i) => assert.deepEqual(r, steps[i].cross.alpha[1][1]));
+  // The grid is redrawn after a pick; the focus stays on the picked strip, so the keys go on.
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-pressed')), 'true');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['1', '2']);
   await page.close();
 });

@@ -64,9 +64,12 @@ export class HeadGrid {
       ...Array.from({ length: heads }, (_, k) => strip(l, k)),
       strip(l, AVERAGE),
     ]);
+    // Redrawn at every move of the player: a strip that had the keyboard focus gets it back.
+    const focused = this.element.contains(this.element.getRootNode().activeElement);
     this.element.style.setProperty('--heads', String(heads + 1));
     this.element.replaceChildren(...headers, ...rows.flat());
     this.#stamp();
+    if (focused) this.element.querySelector('.bl-head-strip[tabindex="0"]')?.focus();
   }
 
   #pick(sel) {

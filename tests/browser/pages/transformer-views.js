@@ -29,15 +29,17 @@ const self = { tokens: columns, layers: L, heads: item.encoder_self_attention[0]
   weights: item.encoder_self_attention, scores: item.encoder_self_attention, method: 'recorded' };
 
 const matrix = new AttentionMatrix($('matrix-root'), { strings: STRINGS[lang] });
+// As app.js's render(): the rows for the pick, and the grid redrawn at the word on show.
+const word = Number(q.get('word') ?? 0);
 const draw = () => {
   matrix.reset(columns);
   matrix.setRows(steps.filter((st) => st.word !== '</s>').map((st) => ({ word: st.word, weights: parts.row(st) })));
+  parts.preview(steps[word]);
 };
 const want = q.has('layer') ? { layer: Number(q.get('layer')) - 1, head: q.get('head') === 'avg' ? 'avg' : Number(q.get('head')) - 1 } : null;
 const parts = new TransformerParts($('heads-root'), $('encoder-root'), { lang, want, onPick: draw });
 parts.setInfo({ arch: 'transformer', decLayers: L, heads: H, encLayers: self.layers, dModel: 12, ffn: 24 });
 draw();
-parts.preview(steps[Number(q.get('word') ?? 0)]); // the grid: every layer and head at that word
 await parts.showEncoder({ selfAttention: async () => self }, item.text);
 window.fixture = { text: item.text, columns, steps, self };
 document.body.dataset.ready = 'true';
