@@ -163,5 +163,11 @@ test('the layer x head grid: every layer\'s and head\'s row at the word, and a c
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Enter');
   assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['1', '2']);
+  // A language switch renames everything at once, the strips included, and keeps the pick.
+  await page.evaluate(() => window.parts.setLang('zh'));
+  assert.equal(await page.$eval(`${grid} [data-layer="1"][data-head="2"]`, (el) => el.getAttribute('aria-label')), '解码器第 1 层，第 2 个头');
+  assert.match(await page.$eval(`${picker} [data-role="head-note"]`, (el) => el.textContent), /解码器第 1 层/);
+  assert.match(await page.$eval('[data-role="encoder-attention"] h3', (el) => el.textContent), /编码器自注意力/);
+  assert.deepEqual(await page.$eval(picker, (el) => [el.dataset.layer, el.dataset.head]), ['1', '2']);
   await page.close();
 });

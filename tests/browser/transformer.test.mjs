@@ -91,7 +91,15 @@ test('index.html: the picker shows exactly the engine\'s rows for each layer and
   await page.selectOption(`${picker} [data-role="layer"]`, { value: '0' });
   await page.selectOption(`${picker} [data-role="head"]`, { value: 'avg' });
   (await readRows(page)).forEach((r, i) => close(r, mean(steps[i].cross.alpha[0]), 1e-12, `row ${i}`));
-  // The step panel shows the picked row's weights and scores, for the word on show.
+  // The step panel shows the picked row's weights and scores, for the word on show; the grid
+  // shows every layer and head at that word, and follows the player.
+  await page.click('[data-role="first"]');
+  const strip = (l, h) => page.$$eval(`[data-role="head-grid"] [data-layer="${l}"][data-head="${h}"] [data-weight]`,
+    (els) => els.map((e) => Number(e.dataset.weight)));
+  assert.deepEqual(await strip(1, 1), steps[0].cross.alpha[0][0]);
+  await page.click('[data-role="step-forward"]');
+  assert.deepEqual(await strip(1, 1), steps[1].cross.alpha[0][0]);
+  assert.deepEqual(await strip(info.decLayers, 'avg'), steps[1].alpha.map(Number));
   await page.click('[data-role="first"]');
   const panel = await page.$$eval('[data-role="step-panel"] [data-role="weights"] [data-value]', (els) => els.map((e) => Number(e.dataset.value)));
   close(panel, mean(steps[0].cross.alpha[0]), 1e-12, 'panel weights');

@@ -18,6 +18,8 @@ export class HeadGrid {
   #sel = { layer: 0, head: AVERAGE };
   #focus = { layer: 0, col: 0 }; // the roving tab stop: col H is the average
   #T = null;
+  #key = ''; // the shape and language the strips were built for
+  #step = null; // the word drawn
 
   // onPick({layer, head}) when a strip is chosen.
   constructor({ onPick }) {
@@ -29,6 +31,7 @@ export class HeadGrid {
   setStrings(T) {
     this.#T = T;
     this.element.setAttribute('aria-label', T.gridLabel);
+    if (this.#step) this.render(this.#step, this.#shape); // the strips' names, in the new language
   }
 
   // The selection drawn as pressed.
@@ -41,12 +44,29 @@ export class HeadGrid {
   // step: the word on show (a steps() or align() step with cross), or null: the grid hides.
   render(step, { layers, heads }) {
     this.#shape = { layers, heads };
+    this.#step = step;
     const show = Boolean(step?.cross) && layers > 0;
     this.element.hidden = !show;
     if (!show) {
       this.element.replaceChildren();
+      this.#key = '';
       return;
     }
+    // The same layers, heads and columns as drawn (the next word of the same sentence): the
+    // strips stay, their cells take the new weights, and focus and pressed state stay put.
+    const key = `${layers}x${heads}x${step.cross.alpha[0][0].length}:${this.#T?.gridAverage}`;
+    if (key === this.#key) {
+      for (const b of this.#strips()) {
+        const head = b.dataset.head === AVERAGE ? AVERAGE : Number(b.dataset.head) - 1;
+        const row = crossRow(step, { layer: Number(b.dataset.layer) - 1, head });
+        [...b.children].forEach((cell, j) => {
+          cell.dataset.weight = String(row[j]);
+          cell.style.backgroundColor = viridis(row[j]);
+        });
+      }
+      return;
+    }
+    this.#key = key;
     const T = this.#T;
     const strip = (layer, head) => {
       const row = crossRow(step, { layer, head });
@@ -64,7 +84,7 @@ export class HeadGrid {
       ...Array.from({ length: heads }, (_, k) => strip(l, k)),
       strip(l, AVERAGE),
     ]);
-    // Redrawn at every move of the player: a strip that had the keyboard focus gets it back.
+    // Built anew (another sentence, shape or language): a strip that had the focus gets it back.
     const focused = this.element.contains(this.element.getRootNode().activeElement);
     this.element.style.setProperty('--heads', String(heads + 1));
     this.element.replaceChildren(...headers, ...rows.flat());

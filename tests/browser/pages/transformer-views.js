@@ -42,4 +42,5 @@ parts.setInfo({ arch: 'transformer', decLayers: L, heads: H, encLayers: self.lay
 draw();
 await parts.showEncoder({ selfAttention: async () => self }, item.text);
 window.fixture = { text: item.text, columns, steps, self };
+window.parts = parts; // the tests switch its language as the page's button does
 document.body.dataset.ready = 'true';
