@@ -164,6 +164,8 @@ test('compare.html: the Transformer beside an RNN, with its picker, its sizes an
   assert.deepEqual(await readRows(page, '[data-role="encoder-attention"]'), self.weights[self.layers - 1][0].map((r) => r.map(Number)));
   assert.equal(await page.$eval('[data-role="model-b"]', (el) => el.value), MODEL.name);
   assert.equal(await page.textContent('h1'), 'An RNN with attention beside the Transformer');
+  assert.equal(await page.$eval('.bl-cmp-explain .bl-cmp-text', (el) => el.dataset.story), 'transformer');
+  assert.match(await page.textContent('.bl-cmp-explain'), /has no recurrence/);
   await page.waitForFunction(() => document.getAnimations().length === 0); // rows fade in
   assert.deepEqual(await axeViolations(page), []);
   await page.screenshot({ path: artifact('transformer-compare.png'), fullPage: true });

@@ -104,7 +104,7 @@ export class CompareView extends PairView {
     e.tvTitle.textContent = C.tvTitle;
     e.legendLabel.textContent = S.legend;
     e.explainTitle.textContent = C.explainTitle;
-    e.explain.replaceChildren(...C.explain.map((text) => h('p', { text })));
+    this.#renderExplain();
     const self = this.#self;
     self.title.textContent = C.selfTitle;
     self.note.textContent = C.selfNote;
@@ -123,6 +123,7 @@ export class CompareView extends PairView {
     this.#side[side].model = model;
     const info = model?.info;
     this.#side[side].picker.setShape(isTransformer(info) ? info.decLayers : 0, isTransformer(info) ? info.heads : 0);
+    this.#renderExplain();
     this.#labelSide(side);
     this.render();
   }
@@ -174,6 +175,14 @@ export class CompareView extends PairView {
     this.#self.pending = false;
     if (!this.#real && this.#encoder.element.dataset.state === 'pending') this.#encoder.clear();
     this.#renderSelf();
+  }
+
+  // What you are seeing: the two RNNs' story, or, with a Transformer on a side, how it differs.
+  #renderExplain() {
+    const tf = SIDES.some((side) => isTransformer(this.#side[side]?.model?.info));
+    const paragraphs = tf ? TRANSFORMER_STRINGS[this.#lang].compareExplain : this.#C.explain;
+    this.#el.explain.replaceChildren(...paragraphs.map((text) => h('p', { text })));
+    this.#el.explain.dataset.story = tf ? 'transformer' : 'rnn';
   }
 
   render() {

@@ -56,6 +56,11 @@ const en = {
     title: 'An RNN with attention beside the Transformer',
     tagline: 'One sentence, two translators. The Transformer (Vaswani et al. 2017) keeps the scaled dot product, drops the recurrent networks, and attends in several layers and heads: its matrix shows the layer and head picked above it, or their average. Both matrices fill in together, word by word.',
   },
+  compareExplain: [
+    'The RNN translator reads the English with a bidirectional RNN into one annotation hⱼ per word, and its decoder writes the French one word at a time: for each word it scores every hⱼ against its state, turns the scores into weights with a softmax and mixes the annotations. One attention per word, one row of its matrix.',
+    'The Transformer (Vaswani et al., 2017) has no recurrence. Its encoder lets every English token attend to every other, in several layers (self-attention, drawn below). Its decoder, for each French word, attends to the English in every one of its layers, with several heads, each scoring with its own scaled dot product qᵢ · kⱼ / √d_k. So it has not one matrix but one per layer and head: pick one above its matrix, or a layer’s average; the default, the last layer averaged over heads, is the row the other pages compare.',
+    'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two part most, compared on the rows on show: for the Transformer, those of the layer and head picked.',
+  ],
   modelMissing: (label) =>
     `${label} is not available here: its file is not on this server yet. The other models still work.`,
   // the widget's layer and head attributes (widget/heads.js)
@@ -107,6 +112,11 @@ const zh = {
     title: '带注意力的 RNN 与 Transformer 并排对比',
     tagline: '同一个句子，两个翻译器。Transformer（Vaswani 等，2017）保留缩放点积，去掉循环网络，并在多层、多个头中计算注意力：它的矩阵显示上方所选的层和头，或各头的平均。两个矩阵同步地逐词填充。',
   },
+  compareExplain: [
+    'RNN 翻译器用双向 RNN 把英文句子读成每个词一个表示 hⱼ，解码器再逐词写出法语：每写一个词，都用它的状态给每个 hⱼ 打分，经 softmax 变成权重，再把各个表示加权混合。每个词只有一组注意力，即矩阵中的一行。',
+    'Transformer（Vaswani 等，2017）没有循环结构。它的编码器让每个英文词关注其他所有英文词，共有多层（自注意力，见下图）。它的解码器为每个法语词在每一层中关注英文，每层有多个头，每个头用自己的缩放点积 qᵢ · kⱼ / √d_k 打分。所以它不是只有一个矩阵，而是每层每个头各有一个：在它的矩阵上方选择一个，或选择某一层的平均；默认的最后一层各头平均，正是其他页面比较的那一行。',
+    '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两者分歧最大的地方，按当前显示的各行比较：对 Transformer 而言，是所选的层和头的那些行。',
+  ],
   modelMissing: (label) => `${label} 在这里不可用：服务器上还没有它的文件。其他模型照常可用。`,
   headsIgnored: 'layer 和 head 属性只适用于 Transformer 模型（model="en-fr-transformer"）；这个模型每个词只有一组注意力，所以忽略它们。',
   badLayer: (v, L) => `已忽略 layer=${v}：它必须是 1 到 ${L} 之间的解码器层。显示第 ${L} 层。`,
