@@ -54,7 +54,7 @@ import { LANG_TAGS, STRINGS } from './ui/strings.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
 import { SentenceTabs } from './ui/sentence-tabs.js';
 import { PAIR_MODES } from './widget/pair-modes.js';
-import { widgetHeads } from './widget/heads.js';
+import { HeadsControl, headsLines, widgetHeads } from './widget/heads.js';
 import { crossRow, stepFor } from './ui/heads.js';
 import { TRANSFORMER_STRINGS, isMissingModel, modelKind } from './ui/transformer-strings.js';
 
@@ -120,6 +120,7 @@ export class AttentionTranslator extends HTMLElement {
   #pending = false;
   #pairs = {}; // mode name -> its two-model mode (widget/pair-modes.js), made on first use
   #heads = { sel: null, notes: [] }; // a Transformer's layer and head drawn (widget/heads.js)
+  #headsControl; // their picker, with controls="full"
   state = 'idle';
 
   constructor() {
@@ -157,7 +158,8 @@ export class AttentionTranslator extends HTMLElement {
     e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
     e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
     e.headsNote = h('p', { class: 'heads-note', 'data-role': 'heads-note', hidden: true });
-    e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.headsNote, e.matrixRoot, e.legend, e.panelBox);
+    e.headsRoot = h('div', { 'data-role': 'heads-root' });
+    e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.headsRoot, e.headsNote, e.matrixRoot, e.legend, e.panelBox);
     e.tabs = h('div', { 'data-role': 'sentence-tabs' });
     e.pairRoots = Object.fromEntries(Object.keys(PAIR_MODES).map((name) =>
       [name, h('div', { class: 'compare-root', 'data-role': `${name}-root`, hidden: true })]));
@@ -166,6 +168,7 @@ export class AttentionTranslator extends HTMLElement {
     this.#root.append(css('ui/ui.css'), css('ui/widget.css'), css('ui/compare.css'), css('ui/bottleneck.css'), css('ui/transformer.css'), e.widget);
 
     this.#player = new Player({ onChange: () => this.#render() });
+    this.#headsControl = new HeadsControl(e.headsRoot, this);
     this.#matrix = new AttentionMatrix(e.matrixRoot, { strings: this.#S });
     this.#panel = new StepPanel(e.panelRoot, { strings: this.#S });
     this.#tabs = new SentenceTabs(e.tabs, { strings: this.#S, panel: e.figure, onSelect: (k) => this.#translate(this.#tabs.sentences[k]) });
@@ -254,7 +257,7 @@ export class AttentionTranslator extends HTMLElement {
     if (oldValue === newValue) return;
     if (['controls', 'panel', 'lang', 'height', 'mode'].includes(name)) this.#layout();
     if (name === 'speed') (this.#pair ? this.#pair.view.player : this.#player).setSpeed(this.#speedIndex);
-    if (name === 'layer' || name === 'head' || name === 'lang') this.#applyHeads();
+    if (['layer', 'head', 'lang', 'controls'].includes(name)) this.#applyHeads();
     if (name === 'step' || name === 'autoplay') {
       if (this.#pairName) this.#pair?.applyStep(this.#pairSettings());
       else this.#applyStep();
@@ -419,11 +422,9 @@ export class AttentionTranslator extends HTMLElement {
     const info = this.#translator?.info() ?? null;
     const heads = widgetHeads(this.getAttribute('layer'), this.getAttribute('head'), info, this.#lang);
     this.#heads = heads;
-    const T = TRANSFORMER_STRINGS[this.#lang];
-    const sel = heads.sel;
-    const lines = sel
-      ? [T.widgetShows({ layer: sel.layer + 1, head: sel.head === 'avg' ? 'avg' : sel.head + 1 }, info.decLayers, info.heads), ...heads.notes]
-      : heads.notes;
+    const full = this.#controlsMode === 'full';
+    this.#headsControl.update(heads, info, { full, lang: this.#lang });
+    const lines = headsLines(heads, info, this.#lang, { picker: full });
     this.#el.headsNote.textContent = lines.join(' ');
     this.#el.headsNote.hidden = lines.length === 0;
     this.#matrix.reset(this.#sentence?.sourceTokens ?? []);
@@ -540,6 +541,7 @@ export class AttentionTranslator extends HTMLElement {
     const current = step && isRow(step) ? p.position : -1;
     this.#matrix.setRows(rows);
     this.#matrix.setCurrent(current);
+    this.#headsControl.preview(step);
     const out = this.#el.output;
     const done = this.#sentence?.pieces; // the detokenized spacing, once the sentence is decoded
     out.replaceChildren(...shown.flatMap((st, i) => {

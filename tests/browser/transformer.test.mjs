@@ -201,7 +201,28 @@ test('the widget: model, layer and head; the step event carries the picked row; 
     const end = r.events.at(-1);
     close(end.weights, steps[end.index].alpha, 1e-6, `${JSON.stringify(attrs)}: the default row`);
   }
+  // controls="full": the picker in the figure; a pick sets the attributes, the figure follows.
+  const full = await run({ model: MODEL.name, text: TEXT, controls: 'full' });
+  assert.equal(full.state, 'done');
+  const picked = await page.evaluate(async (value) => {
+    const el = document.querySelector('attention-translator');
+    const events = [];
+    el.addEventListener('step', (e) => events.push(e.detail));
+    const select = el.shadowRoot.querySelector('[data-role="head-picker"] [data-role="head"]');
+    select.value = value;
+    select.dispatchEvent(new Event('change'));
+    await new Promise((r) => setTimeout(r, 100));
+    return { layer: el.getAttribute('layer'), head: el.getAttribute('head'), events,
+      hidden: el.shadowRoot.querySelector('[data-role="head-picker"]').hidden,
+      strips: el.shadowRoot.querySelectorAll('[data-role="head-grid"] [data-layer]').length };
+  }, String(head - 1));
+  assert.deepEqual([picked.hidden, picked.layer, picked.head], [false, String(layer), String(head)]);
+  assert.equal(picked.strips, layer * (info.heads + 1));
+  assert.deepEqual(picked.events.at(-1).weights, steps[picked.events.at(-1).index].cross.alpha[layer - 1][head - 1]);
   assert.deepEqual(page.problems, []);
+  // (axe applies inline styles, which this host page's CSP refuses and logs: checked after.)
+  await page.waitForFunction(() => document.querySelector('attention-translator').shadowRoot.getAnimations().length === 0);
+  assert.deepEqual(await axeViolations(page), []);
   await page.close();
 });
 

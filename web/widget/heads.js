@@ -6,6 +6,7 @@
 // says so in a note (and draws the default), never throws; on an RNN model they are ignored
 // with a note too.
 
+import { HeadPicker } from '../ui/head-picker.js';
 import { AVERAGE, defaultSelection, isTransformer } from '../ui/heads.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
 
@@ -34,4 +35,37 @@ export function widgetHeads(layerAttr, headAttr, info, lang) {
     else notes.push(T.badHead(shown(headAttr), H));
   }
   return { sel, notes };
+}
+
+// The figure's line about them: what is drawn (unless the picker says it) and what was ignored.
+export function headsLines({ sel, notes }, info, lang, { picker = false } = {}) {
+  const T = TRANSFORMER_STRINGS[lang === 'zh' ? 'zh' : 'en'];
+  if (!sel || picker) return notes;
+  const shown = { layer: sel.layer + 1, head: sel.head === AVERAGE ? AVERAGE : sel.head + 1 };
+  return [T.widgetShows(shown, info.decLayers, info.heads), ...notes];
+}
+
+// controls="full" on a Transformer: the page's layer x head picker in the figure. A pick sets
+// the layer and head attributes, which stay the one source of truth (the figure redraws from
+// them, and a script reading them sees what is shown).
+export class HeadsControl {
+  #picker;
+
+  constructor(container, element) {
+    this.#picker = new HeadPicker(container, { kind: 'cross', onChange: (sel) => {
+      element.setAttribute('layer', String(sel.layer + 1));
+      element.setAttribute('head', sel.head === AVERAGE ? AVERAGE : String(sel.head + 1));
+    } });
+  }
+
+  // heads: widgetHeads()'s; shown only with full controls on a Transformer.
+  update(heads, info, { full, lang }) {
+    this.#picker.setStrings(TRANSFORMER_STRINGS[lang === 'zh' ? 'zh' : 'en']);
+    const on = full && Boolean(heads.sel);
+    this.#picker.setShape(on ? info.decLayers : 0, on ? info.heads : 0, heads.sel);
+  }
+
+  preview(step) {
+    this.#picker.preview(step);
+  }
 }
