@@ -132,6 +132,21 @@ test('index.html: the permalink keeps the layer and head, and opens on them', ne
   await page.close();
 });
 
+test('index.html with beam search: only the summary rows exist, so the picker is off and says why', needs, async () => {
+  const page = await browser.newPage();
+  await page.goto(`${browser.url}index.html?model=${MODEL.name}&text=${encodeURIComponent(TEXT)}&beam=2&speed=instant`);
+  await page.waitForSelector('[data-role="app"][data-state="done"][data-playing="false"]', { timeout: 120_000 });
+  const picker = '[data-role="heads-root"] [data-role="head-picker"]';
+  assert.equal(await page.$eval(picker, (el) => el.dataset.disabled), 'true');
+  assert.equal(await page.$eval(`${picker} [data-role="head"]`, (el) => el.disabled), true);
+  assert.match(await page.$eval(`${picker} [data-role="head-note"]`, (el) => el.textContent), /Beam search reports only the summary row/);
+  assert.equal(await page.$eval('[data-role="head-grid"]', (el) => el.hidden), true);
+  const result = ref.translate(TEXT, { beam: 2 });
+  assert.deepEqual(await readRows(page), result.attention.map((r) => r.map(Number)));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 for (const [name, options] of [['wide-light', {}], ['wide-dark', { colorScheme: 'dark' }], ['phone-dark', { viewport: { width: 390, height: 844 }, colorScheme: 'dark' }]]) {
   test(`index.html with the Transformer: axe and screenshot, ${name}`, needs, async () => {
     const page = await openIndex('&step=2', options);
