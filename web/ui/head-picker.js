@@ -29,6 +29,7 @@ export class HeadPicker {
   #kind;
   #onChange;
   #grid = null; // cross-attention only
+  #disabledReason = null; // why the picker is off (beam search), said in its note
 
   // kind: 'cross' (decoder layers, with a note) or 'encoder'. onChange(selection) after a pick.
   constructor(container, { kind = 'cross', onChange } = {}) {
@@ -89,8 +90,6 @@ export class HeadPicker {
     this.#disabledReason = reason;
     this.#renderNote();
   }
-
-  #disabledReason = null;
 
   // A pick from the selects, or from the grid (sel).
   #picked(sel = null) {
