@@ -14,6 +14,8 @@
 //   instantiate  compiling and instantiating the .wasm (first use of the variant).
 //   load         parsing the model bytes into a translator (wasm: in the instance; native:
 //                wall time of a whole `bahdanau-translate --info` process, start-up included).
+// Then the memory bound (scripts/lib/memory-bound.mjs): the decoder-step weights' bytes per
+// token over a streaming read's GB/s in wasm SIMD, and each engine's ms/token against it.
 // Then the scoring table (scripts/lib/scoring-bench.mjs): attention's scoring per decoder step,
 // --model (additive) against --dot-model (scaled dot), at source lengths 5, 20 and 60.
 // Then the batched table (scripts/lib/batch-bench.mjs): translateBatch() throughput in
@@ -28,6 +30,7 @@ import { createTranslator } from '../web/lib/bahdanau.js';
 import { devSentences } from './lib/dev-sentences.mjs';
 import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from './lib/engines.mjs';
 import { batchTable, benchBatched } from './lib/batch-bench.mjs';
+import { benchMemoryBound, memoryBoundTable } from './lib/memory-bound.mjs';
 import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 
@@ -203,6 +206,7 @@ async function main() {
         simdOverNative: engines['wasm-simd'].msPerToken / engines.native.msPerToken,
       },
     });
+    result.memoryBound = await benchMemoryBound(bytes, engines);
   }
   if (o.only === null || o.only === 'scoring') {
     result.scoring = await benchScoring({ additive: bytes, dot: readFileSync(o.dotModel) }, sentences);
@@ -220,6 +224,7 @@ async function main() {
   }
   const parts = [];
   if (result.engines) parts.push(table(result));
+  if (result.memoryBound) parts.push(memoryBoundTable(result.memoryBound));
   if (result.scoring) parts.push(scoringTable(result.scoring));
   if (result.batch) parts.push(batchTable(result.batch));
   if (result.peers) parts.push(peersTable(result.peers));

@@ -1,9 +1,11 @@
 // Reference matrix products for batched decoding: B vectors against one matrix.
 //
-// Each (row, vector) pair is gemv-scalar.cpp's loop exactly: one float accumulator, k in
-// order, then bias + acc (int8: bias + scale * acc). Only the loop nest differs: a row of W is
+// Each (row, vector) pair is gemv-scalar.cpp's loop exactly: f32, one float accumulator, k in
+// order, then bias + acc; int8, the same exact integer dot and the same final f32 operations. Only the loop nest differs: a row of W is
 // loaded once and used for a tile of 4 vectors, and stays in cache for the next tiles, so W
 // (the bulk of a decoder step's bytes) is read from memory once per call instead of B times.
+#include <vector>
+
 #include "kernels/kernels-impl.h"
 
 namespace {
@@ -48,12 +50,24 @@ void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, si
   }
 }
 
+// gemv-scalar.cpp's int8 product for each (row, vector): each vector quantized once, with its
+// own scale, then every row's exact integer dot with it. Exact integers make the loop order
+// free; rows outside, vectors inside keeps a row of W in cache for all B vectors.
 void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                          size_t B, const float* X, size_t ldx, const float* bias, float* Y,
                          size_t ldy) {
+  const size_t padded = (cols + 15) & ~size_t(15);
+  thread_local std::vector<int16_t> xq;  // one Model per thread at a time (model.cpp)
+  thread_local std::vector<float> xs;
+  if (xq.size() < B * padded) xq.resize(B * padded);
+  if (xs.size() < B) xs.resize(B);
+  for (size_t b = 0; b < B; b++)
+    xs[b] = bl_qd16_quantize__scalar(cols, X + b * ldx, xq.data() + b * padded);
   for (size_t r = 0; r < rows; r++) {
-    row_times_all(W + r * ld, cols, B, X, ldx, [&](size_t b, float acc) {
-      Y[b * ldy + r] = (bias ? bias[r] : 0.0f) + scale[r] * acc;
-    });
+    const int8_t* w = W + r * ld;
+    for (size_t b = 0; b < B; b++) {
+      const float v = (scale[r] * xs[b]) * float(bl_qs8_dot__scalar(cols, w, xq.data() + b * padded));
+      Y[b * ldy + r] = bias ? v + bias[r] : v;
+    }
   }
 }

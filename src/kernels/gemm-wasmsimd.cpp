@@ -1,24 +1,24 @@
 // Batched matrix products in wasm SIMD: B vectors against one matrix, each output bit-identical
 // to gemv-wasmsimd.cpp's for the same row and vector (kernels.h says why that matters).
 //
-// To be identical, every (row, vector) pair repeats gemv's arithmetic in gemv's order:
+// f32: to be identical, every (row, vector) pair repeats gemv's arithmetic in gemv's order:
 //   - rows in blocks of 4 from row 0, then the rows % 4 left over one by one, as gemv does:
 //     the two kinds finish their sums differently (bl_hsum4_f32x4 and a vector tail, or
 //     bl_hsum_f32x4 and a scalar tail), so a row must be finished the way gemv finishes it;
-//   - per row, 4 lane-accumulators over k in steps of 4 (int8: 16, which is the same sequence
-//     of 4-wide adds), the same tail, then scale and bias in gemv's order.
+//   - per row, 4 lane-accumulators over k in steps of 4, the same tail, then bias.
+// int8: the sums are exact integers (qs8-wasmsimd.h), so only the final f32 operations must
+// match, and they are one shared function.
 //
 // What batching saves: the loops run row block by row block, and inside a block over the
-// vectors in tiles of 4. A block's 4 rows of W (a few KB) come from memory once, then serve
-// every tile from L1; in a tile each load of W feeds 4 vectors, and int8 rows are widened to
-// f32 once per call instead of once per vector. The B vectors (B x cols floats, tens of KB)
-// are what gets re-read per block, from L1/L2. The multiply and add per weight and vector stay:
-// they are gemv's arithmetic. At batch 1 the kernels just call gemv.
+// vectors. A block's 4 rows of W (a few KB) come from memory once, then serve every vector
+// from L1; in an f32 tile each load of W feeds 4 vectors. The B vectors (tens of KB) are what
+// gets re-read per block, from L1/L2. At batch 1 the kernels just call gemv.
 #include <algorithm>
 #include <vector>
 
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
+#include "kernels/qs8-wasmsimd.h"
 
 namespace {
 
@@ -125,78 +125,33 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
   }
 }
 
-namespace {
-
-// Row w of an int8 matrix as floats (exactly), zero-padded from cols to `padded` (cols rounded
-// up to 16): gemv_i8 runs its last cols % 16 weights as a zero-padded group of 16, and the
-// padding's 0 * 0 products are part of its sum. Widened once per call, then read for all B
-// vectors, so the int8 -> f32 work is shared by the batch.
-void widen_row(const int8_t* w, size_t cols, size_t padded, float* out) {
-  v128_t wf[4];
-  for (size_t k = 0; k < padded; k += 16) {
-    v128_t v;
-    if (k + 16 <= cols) {
-      v = wasm_v128_load(w + k);
-    } else {  // the tail, as gemv's load_w_tail pads it
-      int8_t buf[16] = {0};
-      std::memcpy(buf, w + k, cols - k);
-      v = wasm_v128_load(buf);
-    }
-    bl_widen_i8x16_f32(v, wf);
-    for (size_t i = 0; i < 4; i++) wasm_v128_store(out + k + 4 * i, wf[i]);
-  }
-}
-
-// The zero-padded tails of a tile's vectors, as gemv_i8 builds its xt.
-void load_tails(const float* X, size_t ldx, size_t b0, size_t nb, size_t body, size_t tail,
-                float (*xt)[16]) {
-  for (size_t j = 0; j < nb; j++) {
-    std::fill(xt[j], xt[j] + 16, 0.0f);
-    std::memcpy(xt[j], X + (b0 + j) * ldx + body, tail * sizeof(float));
-  }
-}
-
-}  // namespace
-
+// int8: each vector quantized once with its own scale (as gemv does), then qs8-wasmsimd.h's
+// 4-row pass for every vector while the block's 4 rows of W (4 x cols bytes) stay in L1. The
+// products are exact integers, so any loop order gives gemv's bits. (Feeding each widened load
+// of W to two vectors at once, 4 x 2 accumulators, measured 40% slower in V8 at B = 32.)
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
                            const float* scale, size_t B, const float* X, size_t ldx,
                            const float* bias, float* Y, size_t ldy) {
   if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, X, bias, Y);
-  const size_t body = cols & ~size_t(15);
-  const size_t tail = cols - body;
-  const size_t padded = body + (tail ? 16 : 0);
+  const size_t padded = (cols + 15) & ~size_t(15);
   // One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
-  // reason); grown once to 4 rows of the widest matrix, then reused.
-  thread_local std::vector<float> widened;
-  if (widened.size() < 4 * padded) widened.resize(4 * padded);
-  float* wf[4] = {widened.data(), widened.data() + padded, widened.data() + 2 * padded,
-                  widened.data() + 3 * padded};
-  float xt[kTile][16];
+  // reason); grown once to the largest batch and matrix, then reused.
+  thread_local std::vector<int16_t> xq;
+  thread_local std::vector<float> xs;
+  if (xq.size() < B * padded) xq.resize(B * padded);
+  if (xs.size() < B) xs.resize(B);
+  for (size_t b = 0; b < B; b++)
+    xs[b] = bl_qd16_quantize__wasmsimd(cols, X + b * ldx, xq.data() + b * padded);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
-    for (size_t i = 0; i < 4; i++) widen_row(W + (r + i) * ld, cols, padded, wf[i]);
-    for (size_t b0 = 0; b0 < B; b0 += kTile) {
-      const size_t nb = std::min(kTile, B - b0);
-      if (tail) load_tails(X, ldx, b0, nb, body, tail, xt);
-      v128_t acc[4][kTile];
-      row_sums(4, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
-      for (size_t j = 0; j < nb; j++) {
-        v128_t sum = wasm_f32x4_mul(wasm_v128_load(scale + r),
-                                    bl_hsum4_f32x4(acc[0][j], acc[1][j], acc[2][j], acc[3][j]));
-        if (bias) sum = wasm_f32x4_add(sum, wasm_v128_load(bias + r));
-        wasm_v128_store(Y + (b0 + j) * ldy + r, sum);
-      }
-    }
+    const int8_t* w[4] = {W + r * ld, W + (r + 1) * ld, W + (r + 2) * ld, W + (r + 3) * ld};
+    for (size_t b = 0; b < B; b++)
+      bl_qs8::rows4(w, xq.data() + b * padded, cols, scale + r, xs[b], bias ? bias + r : nullptr,
+                    Y + b * ldy + r);
   }
   for (; r < rows; r++) {
-    widen_row(W + r * ld, cols, padded, wf[0]);
-    for (size_t b0 = 0; b0 < B; b0 += kTile) {
-      const size_t nb = std::min(kTile, B - b0);
-      if (tail) load_tails(X, ldx, b0, nb, body, tail, xt);
-      v128_t acc[1][kTile];
-      row_sums(1, nb, wf, X + b0 * ldx, ldx, body, tail ? xt[0] : nullptr, acc);
-      for (size_t j = 0; j < nb; j++)
-        Y[(b0 + j) * ldy + r] = (bias ? bias[r] : 0.0f) + scale[r] * bl_hsum_f32x4(acc[0][j]);
-    }
+    for (size_t b = 0; b < B; b++)
+      Y[b * ldy + r] = bl_qs8::row1(W + r * ld, xq.data() + b * padded, cols, scale[r], xs[b],
+                                    bias ? bias + r : nullptr);
   }
 }

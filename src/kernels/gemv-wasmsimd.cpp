@@ -2,9 +2,14 @@
 // -msimd128 alone its matrix-vector products stay scalar, and it has no int8-weight gemv at all.
 //
 // Four rows per pass: each load of x feeds four rows (x is read rows/4 times instead of rows
-// times), and the four independent accumulators hide the latency of the f32 adds.
+// times), and the four independent accumulators hide the latency of the f32 adds. The int8
+// product's inner loop is in qs8-wasmsimd.h, shared with the batched gemm.
+#include <cmath>
+#include <vector>
+
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
+#include "kernels/qs8-wasmsimd.h"
 
 void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                            const float* bias, float* y) {
@@ -49,71 +54,60 @@ void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
   }
 }
 
-// acc + float(w) * x for 16 int8 weights, widened exactly by bl_widen_i8x16_f32.
-// x stays f32 (only the weights are quantized), so the result matches the f32 gemv on
-// dequantized weights to rounding; the per-row scale is applied once, after the sum.
-static inline v128_t dot16(v128_t acc, v128_t w, const v128_t x[4]) {
-  v128_t wf[4];
-  bl_widen_i8x16_f32(w, wf);
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[0], x[0]));
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[1], x[1]));
-  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wf[2], x[2]));
-  return wasm_f32x4_add(acc, wasm_f32x4_mul(wf[3], x[3]));
+// int16 activations (kernels.h: qd16): what the scalar bl_qd16_quantize__scalar computes, eight
+// at a time. max is taken with pmax, which is `a < b ? b : a` like the scalar loop, and the
+// rounding is the same magic-number add (see gemv-scalar.cpp), so xq and the scale are bitwise
+// the scalar ones.
+float bl_qd16_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
+  v128_t vmax = wasm_f32x4_splat(0.0f);
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4) vmax = wasm_f32x4_pmax(vmax, wasm_f32x4_abs(wasm_v128_load(x + k)));
+  float amax = 0.0f;
+  const float lanes[4] = {wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1),
+                          wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)};
+  for (float v : lanes) amax = amax < v ? v : amax;
+  for (; k < n; k++) amax = amax < std::fabs(x[k]) ? std::fabs(x[k]) : amax;
+  const size_t padded = (n + 15) & ~size_t(15);
+  if (amax == 0.0f) {
+    std::memset(xq, 0, padded * sizeof(int16_t));
+    return 0.0f;
+  }
+  const v128_t inv = wasm_f32x4_splat(32767.0f / amax);
+  const v128_t magic = wasm_f32x4_splat(12582912.0f);  // 1.5 * 2^23
+  auto q8 = [&](const float* p, int16_t* out) {
+    const v128_t a = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(p), inv), magic), magic);
+    const v128_t b =
+        wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(p + 4), inv), magic), magic);
+    wasm_v128_store(out, wasm_i16x8_narrow_i32x4(a, b));
+  };
+  for (k = 0; k + 8 <= n; k += 8) q8(x + k, xq + k);
+  if (k < n) {  // the last n % 8 through a zero-padded copy: 0 quantizes to 0
+    float buf[8] = {0.0f};
+    std::memcpy(buf, x + k, (n - k) * sizeof(float));
+    q8(buf, xq + k);
+    k += 8;
+  }
+  if (k < padded) std::memset(xq + k, 0, (padded - k) * sizeof(int16_t));
+  return amax / 32767.0f;
 }
 
-static inline void load_x16(const float* x, v128_t vx[4]) {
-  for (int i = 0; i < 4; i++) vx[i] = wasm_v128_load(x + 4 * i);
-}
-
-// The last cols % 16 weights of a row, zero-padded: zeros times the padded x add nothing, and
-// the tail runs through the same dot16 as the body.
-static inline v128_t load_w_tail(const int8_t* w, size_t n) {
-  int8_t buf[16] = {0};
-  std::memcpy(buf, w, n);
-  return wasm_v128_load(buf);
+// One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
+// reason): the quantized x, grown to the widest matrix once and then reused.
+int16_t* bl_qd16_scratch__wasmsimd(size_t n) {
+  thread_local std::vector<int16_t> buf;
+  if (buf.size() < n) buf.resize(n);
+  return buf.data();
 }
 
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                            const float* x, const float* bias, float* y) {
-  const size_t body = cols & ~size_t(15);
-  const size_t tail = cols - body;
-  float xt[16] = {0.0f};
-  std::memcpy(xt, x + body, tail * sizeof(float));
-  v128_t vx[4], vxt[4];
-  load_x16(xt, vxt);
-
+  int16_t* xq = bl_qd16_scratch__wasmsimd((cols + 15) & ~size_t(15));
+  const float xs = bl_qd16_quantize__wasmsimd(cols, x, xq);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
-    const int8_t* w0 = W + r * ld;
-    const int8_t* w1 = w0 + ld;
-    const int8_t* w2 = w1 + ld;
-    const int8_t* w3 = w2 + ld;
-    v128_t acc0 = wasm_f32x4_splat(0.0f), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    for (size_t k = 0; k < body; k += 16) {
-      load_x16(x + k, vx);
-      acc0 = dot16(acc0, wasm_v128_load(w0 + k), vx);
-      acc1 = dot16(acc1, wasm_v128_load(w1 + k), vx);
-      acc2 = dot16(acc2, wasm_v128_load(w2 + k), vx);
-      acc3 = dot16(acc3, wasm_v128_load(w3 + k), vx);
-    }
-    if (tail != 0) {
-      acc0 = dot16(acc0, load_w_tail(w0 + body, tail), vxt);
-      acc1 = dot16(acc1, load_w_tail(w1 + body, tail), vxt);
-      acc2 = dot16(acc2, load_w_tail(w2 + body, tail), vxt);
-      acc3 = dot16(acc3, load_w_tail(w3 + body, tail), vxt);
-    }
-    v128_t sum = wasm_f32x4_mul(wasm_v128_load(scale + r), bl_hsum4_f32x4(acc0, acc1, acc2, acc3));
-    if (bias) sum = wasm_f32x4_add(sum, wasm_v128_load(bias + r));
-    wasm_v128_store(y + r, sum);
+    const int8_t* w[4] = {W + r * ld, W + (r + 1) * ld, W + (r + 2) * ld, W + (r + 3) * ld};
+    bl_qs8::rows4(w, xq, cols, scale + r, xs, bias ? bias + r : nullptr, y + r);
   }
-  for (; r < rows; r++) {
-    const int8_t* w = W + r * ld;
-    v128_t acc = wasm_f32x4_splat(0.0f);
-    for (size_t k = 0; k < body; k += 16) {
-      load_x16(x + k, vx);
-      acc = dot16(acc, wasm_v128_load(w + k), vx);
-    }
-    if (tail != 0) acc = dot16(acc, load_w_tail(w + body, tail), vxt);
-    y[r] = (bias ? bias[r] : 0.0f) + scale[r] * bl_hsum_f32x4(acc);
-  }
+  for (; r < rows; r++)
+    y[r] = bl_qs8::row1(W + r * ld, xq, cols, scale[r], xs, bias ? bias + r : nullptr);
 }

@@ -19,7 +19,12 @@ struct Kernels {
   // y[r] = bias[r] + sum_k W[r*ld + k] * x[k]      (bias may be null: treated as 0)
   void (*gemv_f32)(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                    const float* bias, float* y);
-  // y[r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * x[k]    (bias may be null)
+  // y[r] = bias[r] + (scale[r] * xs) * float(sum_k W[r*ld + k] * xq[k])    (bias may be null)
+  // with x quantized once per call to int16 (qd16): amax = max|x|, xs = amax / 32767,
+  // xq[k] = round(x[k] / xs) in [-32767, 32767] (gemv-scalar.cpp has the exact f32 steps). The
+  // sum is an exact integer (int64), so every table computes the same bits; against f32
+  // activations it is off by at most scale[r] * sum_k |W[r*ld + k]| * amax / 65534.
+  // SIMD: i32x4.dot_i16x8_s on the int8 weights widened to int16 (qs8-wasmsimd.h). x finite.
   void (*gemv_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                   const float* x, const float* bias, float* y);
   // e[j] = sum_a v[a] * tanh(keys[j*ld + a] + q[a]),  j < n, a < dim   (additive attention)
@@ -43,16 +48,14 @@ struct Kernels {
   // and Y (vector b at X + b*ldx, its result at Y + b*ldy):
   //   Y[b*ldy + r] = bias[r] + sum_k W[r*ld + k] * X[b*ldx + k],   r < rows, b < B
   // Every Y[b*ldy + r] is bit-identical to what this table's gemv computes for row r and
-  // vector b (same accumulation order, tails included), so a batch decodes exactly the numbers
-  // of one-at-a-time decoding on each engine and gives identical tokens. What batching buys:
-  // each block of 4 rows of W is read from memory once for all B vectors, and the per-weight
-  // work that does not depend on the vector (loading it; widening int8 to f32) is shared. The
-  // multiply and add per weight and vector remain (the order that keeps results identical), so
-  // the gain is bounded: about 2x tokens/s at B = 32 for the shipped int8 model, and little for
-  // f32 weights, whose gemv is not memory-bound at these sizes (scripts/bench).
+  // vector b (f32: same accumulation order, tails included; int8: each vector quantized as gemv
+  // quantizes it, exact integer sums), so a batch decodes exactly the numbers of one-at-a-time
+  // decoding on each engine and gives identical tokens. What batching buys: each block of 4
+  // rows of W is read from memory once for all B vectors. The multiply and add per weight and
+  // vector remain, so the gain is bounded (scripts/bench measures it).
   void (*gemm_f32)(size_t rows, size_t cols, const float* W, size_t ld, size_t B, const float* X,
                    size_t ldx, const float* bias, float* Y, size_t ldy);
-  // Y[b*ldy + r] = bias[r] + scale[r] * sum_k float(W[r*ld + k]) * X[b*ldx + k]   (gemv_i8's)
+  // Y[b*ldy + r] = gemv_i8's y[r] for x = X + b*ldx (each vector quantized with its own xs)
   void (*gemm_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                   size_t B, const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
 

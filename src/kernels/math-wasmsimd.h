@@ -1,6 +1,5 @@
-// Vector math shared by the *-wasmsimd.cpp kernels: exp, tanh, sigmoid on f32x4, exact int8 ->
-// f32 widening, horizontal sums, and a helper that runs an f32x4 function over an array of any
-// length.
+// Vector math shared by the *-wasmsimd.cpp kernels: exp, tanh, sigmoid on f32x4, horizontal
+// sums, and a helper that runs an f32x4 function over an array of any length.
 //
 // Header-only and `static inline` on purpose: these sit in the innermost loops, and a call
 // across translation units per 4 floats would cost more than the math. Include it only from
@@ -94,26 +93,6 @@ static inline v128_t bl_vsigmoid_f32x4(v128_t x) {
   const v128_t z = bl_vexp_f32x4(wasm_v128_or(x, wasm_f32x4_splat(-0.0f)));
   const v128_t num = wasm_v128_bitselect(z, one, wasm_f32x4_lt(x, wasm_f32x4_splat(0.0f)));
   return wasm_f32x4_div(num, wasm_f32x4_add(one, z));
-}
-
-// i32 lanes holding small integers (|v| < 2^22) to f32, exactly: v + bits(1.5 * 2^23) is the
-// float 1.5 * 2^23 + v, and subtracting 1.5 * 2^23 leaves v. Used instead of
-// wasm_f32x4_convert_i32x4 because LLVM 14 (Emscripten 3.1.6) folds convert(extend(i16x8)) into
-// an i16 -> f32 conversion it cannot select, and scalarises it into 8 extract/replace lanes per
-// vector; this form has no conversion to fold.
-static inline v128_t bl_small_i32_to_f32(v128_t v) {
-  const v128_t magic = wasm_f32x4_splat(12582912.0f);
-  return wasm_f32x4_sub(wasm_i32x4_add(v, magic), magic);
-}
-
-// 16 int8 weights to 4 x f32x4, exactly (i8x16 -> 2 x i16x8 -> 4 x i32x4 -> 4 x f32x4), in order.
-static inline void bl_widen_i8x16_f32(v128_t w, v128_t out[4]) {
-  const v128_t lo = wasm_i16x8_extend_low_i8x16(w);
-  const v128_t hi = wasm_i16x8_extend_high_i8x16(w);
-  out[0] = bl_small_i32_to_f32(wasm_i32x4_extend_low_i16x8(lo));
-  out[1] = bl_small_i32_to_f32(wasm_i32x4_extend_high_i16x8(lo));
-  out[2] = bl_small_i32_to_f32(wasm_i32x4_extend_low_i16x8(hi));
-  out[3] = bl_small_i32_to_f32(wasm_i32x4_extend_high_i16x8(hi));
 }
 
 // Sum of all four lanes.

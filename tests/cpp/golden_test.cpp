@@ -5,6 +5,7 @@
 // both kernel sets; and the three shipped models' 100 dev translations, token for token.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -57,6 +58,35 @@ void expect_close(const std::vector<float>& got, const json& want, const std::st
 // identical. 3e-4 leaves room for the other kernel table; a wrong term moves them by 1e-2.
 constexpr double kTransformerInt8Tol = 3e-4;
 
+// The RNN int8 models' tolerance, for the same reason: measured (node scripts/int8-error.mjs)
+// at most 7.3e-4 on the top log-probs, 4.5e-4 on e, 1.2e-4 on prob, 9.5e-5 on alpha, 8.3e-3 on a
+// 39-row forced log-prob; docs/model-format.md has the table. Their random tiny weights leave
+// near ties, which expect_top_ids and the flip rule below allow for.
+constexpr double kRnnInt8Tol = 2e-3;
+
+// The top-k ids. tie = 0 (f32): exactly. int8 may order near-tied candidates differently: an id
+// may differ from the reference's at rank i only if the reference holds it within `tie` of rank
+// i's log-prob, or (not in the reference's top k) rank i is within `tie` of the reference's
+// last, so it may be the reference's rank k + 1.
+void expect_top_ids(const std::vector<int>& got, const json& want_ids, const json& want_logp,
+                    const std::string& what, double tie) {
+  const auto want = want_ids.get<std::vector<int>>();
+  const auto logp = want_logp.get<std::vector<double>>();
+  if (tie == 0) {
+    EXPECT_EQ(got, want) << what;
+    return;
+  }
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); i++) {
+    if (got[i] == want[i]) continue;
+    const size_t j = size_t(std::find(want.begin(), want.end(), got[i]) - want.begin());
+    const bool near = j < want.size() ? std::fabs(logp[j] - logp[i]) <= tie
+                                      : logp[i] - logp.back() <= tie;
+    EXPECT_TRUE(near) << what << "top id [" << i << "]: got " << got[i] << ", want " << want[i]
+                      << " (not a near tie)";
+  }
+}
+
 // Translator::align against the reference's Translator.force: every row, and the refusal of a
 // target longer than the model may write.
 void expect_forced(bl::Translator& tr, const std::string& text, const json& want, double tol) {
@@ -82,7 +112,10 @@ void expect_forced(bl::Translator& tr, const std::string& text, const json& want
   // A sum of one float32 log-probability a row: the tolerance grows with its size.
   const double lp = want["log_prob"].get<double>();
   const double looser = tol / 1e-5;  // 1, or 30 for the int8 Transformer
-  EXPECT_NEAR(al.log_prob, lp, looser * (1e-4 + 2e-6 * std::fabs(lp)));
+  // RNN int8: measured at most 2.5e-4 a row, 9.6e-5 of |log-prob| (kRnnInt8Tol's note).
+  const double lp_tol = tol == kRnnInt8Tol ? 1e-3 + 5e-5 * std::fabs(lp)
+                                           : looser * (1e-4 + 2e-6 * std::fabs(lp));
+  EXPECT_NEAR(al.log_prob, lp, lp_tol);
   ASSERT_EQ(al.steps.size(), steps.size());
   for (size_t i = 0; i < steps.size(); i++) {
     const std::string at = "forced row " + std::to_string(i) + " ";
@@ -92,7 +125,7 @@ void expect_forced(bl::Translator& tr, const std::string& text, const json& want
     expect_close(st.c, steps[i]["c"], at + "c", tol);
     EXPECT_EQ(st.token, steps[i]["token"].get<int>()) << at;
     EXPECT_NEAR(st.prob, steps[i]["prob"].get<double>(), tol) << at;
-    EXPECT_EQ(st.top_ids, steps[i]["top_ids"].get<std::vector<int>>()) << at;
+    expect_top_ids(st.top_ids, steps[i]["top_ids"], steps[i]["top_logp"], at, tol > 1e-5 ? tol : 0);
     expect_close(st.top_logp, steps[i]["top_logp"], at + "top_logp", tol);
     EXPECT_EQ(st.done, i + 1 == steps.size()) << at;
   }
@@ -113,9 +146,11 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   ASSERT_TRUE(tr);
   EXPECT_EQ(tr->info().kernels, std::string(g.simd && bl::have_simd_kernels() ? "wasm-simd" : "scalar"));
   ASSERT_GE(doc["cases"].size(), 20u);
-  const double tol =
-      doc.value("arch", "") == "transformer" && doc["dtype"] == "int8" ? kTransformerInt8Tol : 1e-5;
-  int self_attention_cases = 0, forced_cases = 0;
+  const bool int8 = doc["dtype"] == "int8";
+  const double tol = !int8 ? 1e-5
+                     : doc.value("arch", "") == "transformer" ? kTransformerInt8Tol
+                                                               : kRnnInt8Tol;
+  int self_attention_cases = 0, forced_cases = 0, flips = 0;
   for (const json& c : doc["cases"]) {
     const std::string text = c["text"];
     SCOPED_TRACE(text);
@@ -126,6 +161,10 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
     std::vector<std::string> cols(c["src_tokens"].begin(), c["src_tokens"].end());
     if (!cols.empty()) cols.push_back("</s>");
     EXPECT_EQ(dec->src_tokens(), cols);
+    // int8: a greedy step may pick the other of two near-tied words (expect_top_ids checks
+    // that they are); from there the decodings part, so the rest of the case (its steps,
+    // greedy and beam translations) is not compared.
+    bool flipped = false;
     if (c.contains("steps")) {
       size_t i = 0;
       bl::Step st;
@@ -136,13 +175,20 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
         expect_close(st.e, want["e"], at + "e", tol);
         expect_close(st.alpha, want["alpha"], at + "alpha", tol);
         expect_close(st.c, want["c"], at + "c", tol);
-        ASSERT_EQ(st.token, want["token"].get<int>()) << at;
-        EXPECT_EQ(st.top_ids, want["top_ids"].get<std::vector<int>>()) << at;
+        expect_top_ids(st.top_ids, want["top_ids"], want["top_logp"], at, int8 ? tol : 0);
         expect_close(st.top_logp, want["top_logp"], at + "top_logp", tol);
+        if (int8 && st.token != want["token"].get<int>()) {
+          flipped = true;
+          break;
+        }
+        ASSERT_EQ(st.token, want["token"].get<int>()) << at;
         EXPECT_NEAR(st.prob, want["prob"].get<double>(), tol) << at;
         i++;
       }
-      EXPECT_EQ(i, c["steps"].size());
+      if (!flipped) {
+        EXPECT_EQ(i, c["steps"].size());
+      }
+      flips += flipped;
     }
     if (c.contains("self_attention")) {  // the comparison view's illustration, scaled_dot only
       bl::SelfAttention sa;
@@ -152,8 +198,8 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
       self_attention_cases++;
       ASSERT_EQ(sa.scores.size(), want["scores"].size());
       for (size_t i = 0; i < sa.scores.size(); i++) {
-        expect_close(sa.scores[i], want["scores"][i], "self-attention scores row " + std::to_string(i));
-        expect_close(sa.weights[i], want["weights"][i], "self-attention weights row " + std::to_string(i));
+        expect_close(sa.scores[i], want["scores"][i], "self-attention scores row " + std::to_string(i), tol);
+        expect_close(sa.weights[i], want["weights"][i], "self-attention weights row " + std::to_string(i), tol);
       }
     }
     if (c.contains("force")) {
@@ -163,6 +209,7 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
     bl::Translation t;
     ASSERT_TRUE(tr->translate(text, p, &t, &err)) << err;
     EXPECT_EQ(t.src_ids, c["src_ids"].get<std::vector<int>>());
+    if (flipped) continue;
     EXPECT_EQ(t.tgt_tokens, c["greedy"]["tokens"].get<std::vector<std::string>>());
     EXPECT_EQ(t.text, c["greedy"]["text"].get<std::string>());
     p.beam = 4;
@@ -174,6 +221,7 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
       EXPECT_NEAR(t.hypotheses[0].norm, c["beam4"]["norm"].get<double>(), tol);
     }
   }
+  EXPECT_LE(flips * 20, int(doc["cases"].size())) << "near-tie flips: more than 1 case in 20";
   if (doc["scoring"] == "scaled_dot" && !doc.contains("arch")) {  // a Transformer's own
     EXPECT_GE(self_attention_cases, 20);                           // is golden_transformer_test's
   }

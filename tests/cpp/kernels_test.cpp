@@ -143,50 +143,7 @@ TEST(Kernels, GemvF32SimdMatchesScalar) {
   }
 }
 
-// int8 weights with every row holding the extremes -128, -127 and 127; the result must match
-// the f32 gemv on dequantized weights (scale[r] * W) to 1e-5 of the magnitude, for both tables.
-TEST(Kernels, GemvI8MatchesF32OnDequantizedWeights) {
-  std::mt19937 rng(3);
-  std::uniform_int_distribution<int> q(-128, 127);
-  const std::vector<const Kernels*> tables = all_tables();
-  std::vector<Gemv> shapes = gemv_shapes();
-  shapes.push_back({768, 640, 641, 2, true});
-  shapes.push_back({8000, 128, 128, 0, true});
-  for (const Gemv& s : shapes) {
-    Buf<int8_t> W(s.rows * s.ld, s.off);
-    for (size_t i = 0; i < s.rows * s.ld; i++) W[i] = static_cast<int8_t>(q(rng));
-    for (size_t r = 0; r < s.rows; r++) {
-      const int8_t extremes[3] = {-128, -127, 127};
-      for (size_t e = 0; e < 3 && e < s.cols; e++) W[r * s.ld + (r + 7 * e) % s.cols] = extremes[e];
-    }
-    auto scale = randf(rng, s.rows, (s.off + 1) % 4, 1e-3f, 2e-2f);
-    auto x = randf(rng, s.cols, (s.off + 2) % 4), b = randf(rng, s.rows, 3);
-    const float* bias = s.bias ? b.p : nullptr;
-    Buf<float> Wf(s.rows * s.ld, 0), yf(s.rows, 0);
-    for (size_t r = 0; r < s.rows; r++)
-      for (size_t c = 0; c < s.cols; c++) Wf[r * s.ld + c] = scale[r] * W[r * s.ld + c];
-    bl::scalar_kernels().gemv_f32(s.rows, s.cols, Wf.p, s.ld, x.p, bias, yf.p);
-    std::vector<double> mag;
-    auto want = ref_gemv(s, W.p, scale.p, x.p, bias, &mag);
-    for (const Kernels* k : tables) {
-      Buf<float> y(s.rows, s.off);
-      k->gemv_i8(s.rows, s.cols, W.p, s.ld, scale.p, x.p, bias, y.p);
-      for (size_t r = 0; r < s.rows; r++) {
-        ASSERT_NEAR(y[r], yf[r], 1e-5 * mag[r]) << k->name << " " << s.rows << "x" << s.cols;
-        ASSERT_NEAR(y[r], want[r], 1e-5 * mag[r]) << k->name << " " << s.rows << "x" << s.cols;
-      }
-    }
-  }
-  // All -128 times all-ones x is exact in f32: -128 * cols * scale.
-  for (const Kernels* k : tables) {
-    for (size_t cols : {1, 15, 16, 17, 67}) {
-      std::vector<int8_t> W(4 * cols, -128);
-      std::vector<float> x(cols, 1.0f), scale(4, 0.5f), y(4);
-      k->gemv_i8(4, cols, W.data(), cols, scale.data(), x.data(), nullptr, y.data());
-      for (float v : y) EXPECT_EQ(v, -64.0f * cols) << k->name << " cols " << cols;
-    }
-  }
-}
+// The int8 gemv (int16 activations, exact integer sums) is tested in qs8_test.cpp.
 
 struct Att {
   size_t n, dim, ld, off;

@@ -10,18 +10,40 @@ import { describe, test } from 'node:test';
 
 import { FIXTURES, SHIPPED, WASM, fixture, fixturePath, shippedModelOrFail, translator } from './helpers.mjs';
 
-// |got - want| <= 1e-5 * max(1, |want|): absolute near zero, relative for log-probs of size ~10.
-function assertClose(got, want, what) {
+// |got - want| <= tol * max(1, |want|): absolute near zero, relative for log-probs of size ~10.
+// f32 models: 1e-5. int8 models: 2e-3, because the engines quantize each activation vector to
+// int16 before the int8 product (kernels.h) and the PyTorch reference does not; measured
+// (node scripts/int8-error.mjs) at most 7.3e-4 on the top log-probs, 4.5e-4 on e, 1.2e-4 on
+// prob, 9.5e-5 on alpha. docs/model-format.md has the table.
+const TOL = { f32: 1e-5, int8: 2e-3 };
+function assertClose(got, want, what, tol = TOL.f32) {
   assert.equal(got.length, want.length, `${what}: length`);
   for (let k = 0; k < got.length; k++) {
-    const tol = 1e-5 * Math.max(1, Math.abs(want[k]));
-    assert.ok(Math.abs(got[k] - want[k]) <= tol, `${what}[${k}]: got ${got[k]}, want ${want[k]}`);
+    const bound = tol * Math.max(1, Math.abs(want[k]));
+    assert.ok(Math.abs(got[k] - want[k]) <= bound, `${what}[${k}]: got ${got[k]}, want ${want[k]}`);
   }
+}
+
+// The top-k ids, where an int8 model may order near-tied candidates differently from the
+// reference: an id may differ from the reference's at rank i only if the reference holds it
+// within `tie` of rank i's log-prob, or (not in the reference's top k) rank i is within `tie`
+// of the reference's last, so it may be the reference's rank k + 1. f32 models: exactly.
+function assertTopIds(got, want, wantLogp, what, tie) {
+  if (!tie) return assert.deepEqual(got, want, what);
+  assert.equal(got.length, want.length, `${what}: length`);
+  got.forEach((id, i) => {
+    if (id === want[i]) return;
+    const j = want.indexOf(id);
+    const near = j >= 0 ? Math.abs(wantLogp[j] - wantLogp[i]) <= tie
+      : wantLogp[i] - wantLogp[want.length - 1] <= tie;
+    assert.ok(near, `${what}[${i}]: got ${id}, want ${want[i]} (not a near tie)`);
+  });
 }
 
 // align() against the reference's Translator.force: every row, or the refusal of a target
 // longer than the model writes.
-function checkForced(tr, text, want, at) {
+function checkForced(tr, text, want, at, int8) {
+  const tol = int8 ? TOL.int8 : TOL.f32;
   const where = (s) => at(`forced ${JSON.stringify(want.target)}: ${s}`);
   if (want.error) {
     assert.throws(() => tr.align(text, want.target), /this model writes at most/, where('refused'));
@@ -35,16 +57,18 @@ function checkForced(tr, text, want, at) {
   assert.deepEqual(r.targetTokens, want.tgt_tokens, where('tokens'));
   assert.deepEqual(r.targetIds, want.tgt_ids, where('ids'));
   assert.equal(r.unknown, want.unknown, where('unknown'));
-  assert.ok(Math.abs(r.logProb - want.log_prob) <= 1e-4 + 2e-6 * Math.abs(want.log_prob), where('log-prob'));
+  // A sum of one log-prob a row. int8: measured at most 2.5e-4 a row, 9.6e-5 of |log-prob|.
+  const lpTol = int8 ? 1e-3 + 5e-5 * Math.abs(want.log_prob) : 1e-4 + 2e-6 * Math.abs(want.log_prob);
+  assert.ok(Math.abs(r.logProb - want.log_prob) <= lpTol, where('log-prob'));
   assert.equal(r.steps.length, want.steps.length, where('rows'));
   r.steps.forEach((s, i) => {
     const w = want.steps[i];
-    assertClose(s.e, w.e, where(`row ${i} e`));
-    assertClose(s.alpha, w.alpha, where(`row ${i} alpha`));
-    assertClose(s.c, w.c, where(`row ${i} c`));
+    assertClose(s.e, w.e, where(`row ${i} e`), tol);
+    assertClose(s.alpha, w.alpha, where(`row ${i} alpha`), tol);
+    assertClose(s.c, w.c, where(`row ${i} c`), tol);
     assert.equal(s.token, w.token, where(`row ${i} token`));
-    assertClose([s.prob], [w.prob], where(`row ${i} prob`));
-    assert.deepEqual(s.topIds, w.top_ids, where(`row ${i} top ids`));
+    assertClose([s.prob], [w.prob], where(`row ${i} prob`), tol);
+    assertTopIds(s.topIds, w.top_ids, w.top_logp, where(`row ${i} top ids`), int8 && TOL.int8);
     assert.equal(s.done, i === want.steps.length - 1, where(`row ${i} done`));
   });
 }
@@ -63,25 +87,37 @@ for (const variant of WASM) {
           let steps = 0;
           let selfAttention = 0;
           let forced = 0;
+          let flips = 0;
+          const int8 = doc.dtype === 'int8';
+          const tol = int8 ? TOL.int8 : TOL.f32;
           for (const c of doc.cases) {
             const at = (s) => `${JSON.stringify(c.text)}: ${s}`;
             const it = tr.steps(c.text);
             assert.deepEqual(it.sourceTokens, c.src_tokens.length ? [...c.src_tokens, '</s>'] : []);
+            // int8: a greedy step may pick the other of two near-tied words (within TOL.int8
+            // of each other in the reference); from there the two decodings part, so the rest of
+            // the case (its steps, greedy and beam translations) is not compared.
+            let flipped = false;
             if (c.steps) {
               let i = 0;
               for await (const s of it) {
                 assert.ok(i < c.steps.length, at(`more steps than the reference's ${c.steps.length}`));
                 const want = c.steps[i];
-                assertClose(s.e, want.e, at(`step ${i} e`));
-                assertClose(s.alpha, want.alpha, at(`step ${i} alpha`));
-                assertClose(s.c, want.c, at(`step ${i} c`));
+                assertClose(s.e, want.e, at(`step ${i} e`), tol);
+                assertClose(s.alpha, want.alpha, at(`step ${i} alpha`), tol);
+                assertClose(s.c, want.c, at(`step ${i} c`), tol);
+                assertTopIds(s.topIds, want.top_ids, want.top_logp, at(`step ${i} top ids`), int8 && TOL.int8);
+                assertClose(s.topLogProbs, want.top_logp, at(`step ${i} top log-probs`), tol);
+                if (int8 && s.token !== want.token) {
+                  flipped = true;
+                  break;
+                }
                 assert.equal(s.token, want.token, at(`step ${i} token`));
-                assert.deepEqual(s.topIds, want.top_ids, at(`step ${i} top ids`));
-                assertClose(s.topLogProbs, want.top_logp, at(`step ${i} top log-probs`));
-                assertClose([s.prob], [want.prob], at(`step ${i} prob`));
+                assertClose([s.prob], [want.prob], at(`step ${i} prob`), tol);
                 i++;
               }
-              assert.equal(i, c.steps.length, at('step count'));
+              if (!flipped) assert.equal(i, c.steps.length, at('step count'));
+              flips += flipped;
               steps += i;
             } else {
               await it.return();
@@ -90,16 +126,17 @@ for (const variant of WASM) {
               const sa = tr.selfAttention(c.text);
               assert.deepEqual(sa.tokens, [...c.src_tokens, '</s>'], at('self-attention tokens'));
               assert.equal(sa.weights.length, c.self_attention.weights.length, at('self-attention rows'));
-              sa.scores.forEach((row, i) => assertClose(row, c.self_attention.scores[i], at(`self-attention scores ${i}`)));
-              sa.weights.forEach((row, i) => assertClose(row, c.self_attention.weights[i], at(`self-attention weights ${i}`)));
+              sa.scores.forEach((row, i) => assertClose(row, c.self_attention.scores[i], at(`self-attention scores ${i}`), tol));
+              sa.weights.forEach((row, i) => assertClose(row, c.self_attention.weights[i], at(`self-attention weights ${i}`), tol));
               selfAttention += 1;
             }
             if (c.force) {
-              checkForced(tr, c.text, c.force, at);
+              checkForced(tr, c.text, c.force, at, int8);
               forced += 1;
             }
             const greedy = tr.translate(c.text);
             assert.deepEqual(greedy.sourceIds, c.src_ids, at('source ids'));
+            if (flipped) continue;
             assert.deepEqual(greedy.targetTokens, c.greedy.tokens, at('greedy tokens'));
             assert.equal(greedy.text, c.greedy.text, at('greedy text'));
             const beam = tr.translate(c.text, { beam: 4 });
@@ -107,10 +144,12 @@ for (const variant of WASM) {
             assert.equal(beam.text, c.beam4.text, at('beam-4 text'));
             if (c.beam4.norm !== null && c.beam4.norm !== undefined) {
               assert.ok(beam.hypotheses.length > 0, at('beam-4 hypotheses'));
-              assertClose([beam.hypotheses[0].norm], [c.beam4.norm], at('beam-4 norm'));
+              assertClose([beam.hypotheses[0].norm], [c.beam4.norm], at('beam-4 norm'), tol);
             }
           }
           assert.ok(steps > 0, 'no step was compared');
+          // Near ties are rare: more than one case in 20 parting from the reference is a bug.
+          assert.ok(flips * 20 <= doc.cases.length, `${flips} near-tie flips in ${doc.cases.length} cases`);
           if (doc.scoring === 'scaled_dot') assert.ok(selfAttention >= 20, 'too few self-attention cases');
           assert.equal(forced, doc.cases.length, 'a case without its forced target');
         } finally {

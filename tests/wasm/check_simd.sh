@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The two shipped engines hold what their names say (run after scripts/build --wasm):
-#   web/dist/bahdanau-simd.wasm    every *__wasmsimd kernel contains f32x4 instructions;
+#   web/dist/bahdanau-simd.wasm    every *__wasmsimd kernel contains f32x4 instructions, and the
+#                                  int8 products (bl_qs8_*) the integer path they are built on:
+#                                  i32x4.dot_i16x8_s, v128.load8x8_s (i16x8.load8x8_s) and i32x4.add;
 #   web/dist/bahdanau-scalar.wasm  no SIMD instruction anywhere (no v128, f32x4, i32x4, ...),
 #                                  so it runs on engines without wasm SIMD.
 # Function names come from the link's --emit-symbol-map (the .wasm itself carries none).
@@ -36,6 +38,16 @@ for k in $kernels; do
   n=$(awk -v k="$k" '$1 == k { print $2 }' <<<"$counts")
   printf '  %-34s %s\n' "$k" "${n:-0}"
   [ "${n:-0}" -gt 0 ] || bad "$k has no f32x4 instruction"
+done
+
+echo "== bahdanau-simd.wasm: the int8 products' integer instructions (qs8-wasmsimd.h)"
+for re in 'i32x4\.dot_i16x8_s' 'v128\.load8x8_s' 'i32x4\.add'; do
+  counts=$(simd_counts web/dist/bahdanau-simd.wasm "$re" build/wasm-simd/src/wasm/bahdanau-simd.js.symbols)
+  for k in bl_qs8_gemv__wasmsimd bl_qs8_gemm__wasmsimd; do
+    n=$(awk -v k="$k" '$1 == k { print $2 }' <<<"$counts")
+    printf '  %-34s %-34s %s\n' "$k" "$re" "${n:-0}"
+    [ "${n:-0}" -gt 0 ] || bad "$k has no $re instruction (the int8 path fell back to something else)"
+  done
 done
 
 echo "== bahdanau-scalar.wasm: SIMD instructions (expect none)"
