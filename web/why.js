@@ -20,9 +20,10 @@ import { WHY_STRINGS } from './ui/why-strings.js';
 
 // The experiment's wall time in headless Chromium on this project's loaded two-core test
 // machine, as the page states it: tests/browser/why.test.mjs prints each run's. Measured with
-// the shipped en-fr-noattn and en-fr on the 180 bundled inputs, while the machine was also
-// compiling, so a laptop should do better.
-const MEASURED = { sentences: 180, seconds: 15.8 };
+// the shipped en-fr-noattn and en-fr on the 180 bundled inputs, decoded in translateBatch()
+// chunks: median of 8 runs (4.8 to 5.9 s) while a training run shared the machine, so a laptop
+// should do better. One translate() per sentence took a median 8.3 s in the same runs.
+const MEASURED = { sentences: 180, seconds: 5.0 };
 const DEFAULT_BUCKET = '31-40'; // the side-by-side's default: a sentence of 31 to 40 words
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);

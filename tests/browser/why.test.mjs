@@ -163,10 +163,18 @@ describe('why.html', { timeout: 1_200_000 }, () => {
         const last = window.__run.at(-1);
         if (text && (!last || last.text !== text)) window.__run.push({ text, legend, t: performance.now() });
       }).observe(document, { subtree: true, childList: true, characterData: true });
+      // What the page asks of its workers: the run must decode in translateBatch() chunks.
+      window.__sent = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (m, ...rest) {
+        window.__sent.push({ type: m?.type, texts: m?.texts?.length ?? 0 });
+        return post.call(this, m, ...rest);
+      };
     });
     await page.goto(`${browser.url}why.html`);
     await page.waitForSelector('[data-role="app"][data-state="done"]', { timeout: 120_000 });
     await page.waitForSelector('[data-role="run"]:not([disabled])');
+    await page.evaluate(() => window.__sent.splice(0)); // the side-by-side's translations
     // Tab from the top of the page to the button, and press Enter.
     await page.evaluate(() => document.activeElement?.blur());
     let found = false;
@@ -194,6 +202,12 @@ describe('why.html', { timeout: 1_200_000 }, () => {
     assert.ok(run.some((r) => new RegExp(`^\\d+ / ${n} sentences · about \\d+ s left$`).test(r.text)), JSON.stringify(run.slice(0, 5)));
     assert.ok(run.some((r) => /measured in your browser on \d+ sentences \(partial\)/.test(r.legend)), 'a partial curve on the way');
     assert.equal(await page.$eval('[data-role="run-bar"]', (el) => el.value), n);
+    // Both workers got the whole sample in chunks of translateBatch(), and no translate().
+    const sent = await page.evaluate(() => window.__sent);
+    const batches = sent.filter((m) => m.type === 'batch');
+    assert.deepEqual(sent.filter((m) => m.type === 'translate'), []);
+    assert.equal(batches.reduce((k, m) => k + m.texts, 0), 2 * n);
+    assert.ok(batches.length < n && batches.every((m) => m.texts <= sample.buckets.length), JSON.stringify(batches.slice(0, 3)));
     // The page's translations are the JS API's, and its BLEU is web/lib/bleu.js on them.
     const order = interleave(sample.items, sample.buckets);
     const shown = await page.$$eval('[data-role="run-output-list"] > li', (lis) => lis.map((li) => ({
@@ -207,7 +221,7 @@ describe('why.html', { timeout: 1_200_000 }, () => {
       els.map((e) => ({ model: e.dataset.model, bucket: e.dataset.bucket, bleu: Number(e.dataset.bleu) })));
     for (const [side, model] of [['a', 'en-fr-noattn'], ['b', 'en-fr']]) {
       const outs = order.map((it) => ref[side].translate(it.en).text);
-      assert.deepEqual(shown.map((s) => s[side]), outs, `${model}: the worker's translations are translate()'s`);
+      assert.deepEqual(shown.map((s) => s[side]), outs, `${model}: the worker's batched translations are translate()'s`);
       for (const bucket of sample.buckets) {
         const ks = order.map((it, k) => (it.bucket === bucket ? k : -1)).filter((k) => k >= 0);
         const bleu = 100 * corpusBleu(ks.map((k) => tok(outs[k])), ks.map((k) => [tok(order[k].fr)]));

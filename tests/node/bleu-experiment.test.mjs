@@ -1,6 +1,6 @@
 // why.html's experiment runner (web/app/bleu-experiment.js) with stand-in engine clients: the
-// sample's order, the scores per band (corpusBleu on the same tokens), cancelling, and a
-// failure of one model stopping both. The real workers and models are tests/browser/why.test.mjs's.
+// sample's order, its chunks of translateBatch(), the scores per band (corpusBleu on the same
+// tokens), cancelling, and a failure of one model stopping both. The real workers and models are tests/browser/why.test.mjs's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -12,35 +12,31 @@ const ITEMS = BUCKETS.flatMap((bucket, b) => [0, 1, 2, 3].map((k) => ({
   bucket, en: `en ${b} ${k}`, fr: `le chat ${b} ${k} dort ici`,
 })));
 
-// An EngineClient's translate(), cancel() and tokenize(), answering after `delay` ms; `write`
-// turns the English into the "translation".
+// An EngineClient's translateBatch() and tokenize(), answering after `delay` ms (the real one
+// cannot be cancelled either: the worker runs the whole chunk); `write` turns the English into
+// the "translation", `fail` is a text answered with {error}, as translateBatch() does; after
+// `hangAfter` calls the answers never come.
 class FakeClient {
-  calls = [];
-  #pending = null;
+  calls = []; // every text, in order
+  batches = []; // the texts of each call
 
-  constructor(write, { delay = 1, fail = null } = {}) {
+  constructor(write, { delay = 1, fail = null, hangAfter = Infinity } = {}) {
     this.write = write;
     this.delay = delay;
     this.fail = fail;
+    this.hangAfter = hangAfter;
   }
 
-  translate(text) {
-    this.calls.push(text);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending = null;
-        if (this.fail === text) reject(new Error(`cannot translate ${text}`));
-        else resolve({ result: { text: this.write(text) } });
-      }, this.delay);
-      this.#pending = { timer, reject };
-    });
+  translate() {
+    throw new Error('the experiment decodes with translateBatch()');
   }
 
-  cancel() {
-    if (!this.#pending) return;
-    clearTimeout(this.#pending.timer);
-    this.#pending.reject(new DOMException('translation cancelled', 'AbortError'));
-    this.#pending = null;
+  translateBatch(texts) {
+    this.calls.push(...texts);
+    this.batches.push(texts);
+    if (this.batches.length > this.hangAfter) return new Promise(() => {});
+    return new Promise((resolve) => setTimeout(() => resolve(texts.map((t) =>
+      (t === this.fail ? { error: `cannot translate ${t}` } : { text: this.write(t) }))), this.delay));
   }
 
   async tokenize(texts) {
@@ -72,6 +68,8 @@ test('a full run: every sentence scored per band, equal to corpusBleu on the sam
   assert.deepEqual(reports.map((r) => r.done), items.map((_, k) => k + 1), 'one report per sentence, in order');
   assert.equal(reports.at(-1).leftMs, 0);
   assert.deepEqual(clients.a.calls, items.map((it) => it.en));
+  // One band round per call by default: 12 sentences in 4 calls of 3.
+  assert.deepEqual(clients.a.batches.map((b) => b.length), [3, 3, 3, 3]);
   const tok = (t) => t.toLowerCase().split(/\s+/);
   const scores = exp.scores();
   for (const side of ['a', 'b']) {
@@ -98,7 +96,8 @@ test('cancel stops both models; what was scored stays, every band has a share', 
   const out = await exp.run();
   assert.equal(out.status, 'cancelled');
   assert.equal(out.done, 4);
-  assert.ok(clients.a.calls.length <= 6, `stopped dispatching (${clients.a.calls.length} sent)`);
+  // Scored 4 = two chunks of 3 decoded; at most the next chunk was in flight.
+  assert.ok(clients.a.calls.length <= 9, `stopped dispatching (${clients.a.calls.length} sent)`);
   const scores = exp.scores();
   for (const b of BUCKETS) assert.ok(scores.b[b].sentences >= 1, `${b} has a sentence`);
   assert.equal(Object.values(scores.a).reduce((n, x) => n + x.sentences, 0), 4);
@@ -113,4 +112,37 @@ test('one model failing stops the other and reports the error', async () => {
   assert.match(out.error.message, /cannot translate/);
   assert.ok(out.done <= 2);
   assert.ok(clients.b.calls.length < items.length, 'the other model stopped');
+});
+
+test('chunk: the given number of sentences per call, a short last one; the same scores', async () => {
+  const items = interleave(ITEMS, BUCKETS);
+  const run = async (chunk) => {
+    const clients = { a: new FakeClient(bad), b: new FakeClient(good) };
+    const reports = [];
+    const exp = new BleuExperiment({ clients, scorer: clients.b, items, buckets: BUCKETS, chunk, onProgress: (p) => reports.push(p.done) });
+    assert.equal((await exp.run()).status, 'done');
+    return { exp, clients, reports };
+  };
+  const five = await run(5);
+  assert.deepEqual(five.clients.b.batches.map((b) => b.length), [5, 5, 2]);
+  assert.deepEqual(five.reports, items.map((_, k) => k + 1), 'still one report per sentence');
+  const one = await run(1);
+  assert.equal(one.clients.b.batches.length, items.length);
+  assert.deepEqual(five.exp.scores(), one.exp.scores());
+  assert.deepEqual(five.exp.outputs(), one.exp.outputs());
+});
+
+test('cancel settles the run at once, without waiting for the chunk in flight', { timeout: 5000 }, async () => {
+  const items = interleave(ITEMS, BUCKETS);
+  // The second chunk never answers, as a worker busy with a long one.
+  const clients = { a: new FakeClient(bad, { hangAfter: 1 }), b: new FakeClient(good, { hangAfter: 1 }) };
+  let exp;
+  exp = new BleuExperiment({
+    clients, scorer: clients.b, items, buckets: BUCKETS,
+    onProgress: ({ done }) => done === 3 && setTimeout(() => exp.cancel(), 5),
+  });
+  const out = await exp.run();
+  assert.equal(out.status, 'cancelled');
+  assert.equal(out.done, 3);
+  assert.equal(clients.a.batches.length, 2, 'the hanging chunk was sent, and no later one');
 });
