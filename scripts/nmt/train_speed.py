@@ -13,8 +13,10 @@ import argparse
 import json
 import math
 import os
+import platform
 import random
 import statistics
+import sys
 import time
 
 import torch
@@ -38,6 +40,8 @@ def main(argv=None):
     ap.add_argument("--joined", type=float, default=0.1)
     ap.add_argument("--transformer", default="{}", help="JSON overrides of the Transformer config")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", metavar="JSON", help="also write the result here (the page reads "
+                    "web/data/train-speed.json)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
 
@@ -82,7 +86,13 @@ def main(argv=None):
                                "epoch_minutes": round(med * per_epoch / 60, 1)}
     r, t = out["models"]["rnn"], out["models"]["transformer"]
     out["transformer_vs_rnn_tokens_per_s"] = round(t["target_tokens_per_s"] / r["target_tokens_per_s"], 2)
+    out["command"] = "scripts/train-speed " + " ".join(argv if argv is not None else sys.argv[1:])
+    out["machine"] = f"{os.cpu_count()} cores ({platform.processor() or platform.machine()})"
     print(json.dumps(out, indent=1))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
     return out
 
 
