@@ -171,11 +171,9 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
     rs.t[k] = m;  // in place is safe: k <= k * M
   }
   gemv(w_.tgt_emb, rs.t.data(), w_.out_b.data(), out->logp.data());
-  k_.log_softmax(Vt, out->logp.data(), out->logp.data());
   // Finite but huge weights (a crafted file passes the NaN/Inf check) can overflow to inf - inf;
-  // a NaN would break the strict ordering search relies on, so it ranks last instead.
-  for (float& lp : out->logp)
-    if (std::isnan(lp)) lp = -INFINITY;
+  // a NaN would break the strict ordering search relies on, so log_softmax ranks it last (-inf).
+  k_.log_softmax(Vt, out->logp.data(), out->logp.data());
 }
 
 }  // namespace bl

@@ -196,11 +196,8 @@ void Model::step_batch(size_t B, const Annotations* const* a, const int* y_prev,
   }
   float* logits = fit(bs.logits, B * Vt);
   gemm(w_.tgt_emb, B, t, M * E, w_.out_b.data(), logits, Vt);
-  for (size_t b = 0; b < B; b++) {
-    k_.log_softmax(Vt, logits + b * Vt, out[b].logp.data());
-    for (float& lp : out[b].logp)  // as step(): a NaN ranks last
-      if (std::isnan(lp)) lp = -INFINITY;
-  }
+  // As step(): log_softmax turns a NaN into -inf, so it ranks last.
+  for (size_t b = 0; b < B; b++) k_.log_softmax(Vt, logits + b * Vt, out[b].logp.data());
 }
 
 }  // namespace bl

@@ -5,7 +5,15 @@
 #include <numeric>
 #include <tuple>
 
+#include "kernels/kernels.h"
+
 namespace bl {
+
+namespace {
+// Up to this k, top_k() uses the kernel (an insertion per new candidate costs O(k)); beyond it,
+// as for the step API's or alignment's large "top" requests, a partial sort of all ids.
+constexpr int kKernelTopK = 64;
+}  // namespace
 
 int max_output_len(const Config& cfg, int n_src, int requested) {
   int len = std::min(cfg.max_tgt_len, 2 * n_src + 10);
@@ -16,12 +24,21 @@ int max_output_len(const Config& cfg, int n_src, int requested) {
 std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) {
   const int n = int(logp.size());
   k = std::max(0, std::min(k, n));
+  std::vector<std::pair<int, float>> out;
+  out.reserve(k);
+  if (k <= kKernelTopK) {
+    // The kernel's single pass (ties to the lower id, as below). Its scalar and SIMD tables
+    // give identical results, so the SIMD one serves whichever table the model runs on.
+    float vals[kKernelTopK];
+    int32_t ids[kKernelTopK];
+    const size_t m = simd_kernels().top_k(size_t(n), logp.data(), size_t(k), vals, ids);
+    for (size_t i = 0; i < m; i++) out.emplace_back(int(ids[i]), vals[i]);
+    return out;
+  }
   std::vector<int> idx(n);
   std::iota(idx.begin(), idx.end(), 0);
   auto better = [&](int a, int b) { return logp[a] > logp[b] || (logp[a] == logp[b] && a < b); };
   std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), better);
-  std::vector<std::pair<int, float>> out;
-  out.reserve(k);
   for (int i = 0; i < k; i++) out.emplace_back(idx[i], logp[idx[i]]);
   return out;
 }

@@ -216,10 +216,8 @@ void Transformer::decode(const Annotations& a, int y_prev, const std::vector<flo
   gemv(w_.out_proj, out->c.data(), nullptr, ws.t.data());
   out->logp.resize(Vt);
   gemv(w_.tgt_emb, ws.t.data(), w_.out_b.data(), out->logp.data());
+  // As in Model::step: a crafted file's huge weights may give NaN; log_softmax ranks it last.
   k_.log_softmax(Vt, out->logp.data(), out->logp.data());
-  // As in Model::step: a crafted file's huge weights may give NaN; it ranks last instead.
-  for (float& lp : out->logp)
-    if (std::isnan(lp)) lp = -INFINITY;
 }
 
 }  // namespace bl

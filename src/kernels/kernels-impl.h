@@ -26,6 +26,8 @@ void bl_f32_weighted_sum__scalar(size_t n, size_t dim, const float* alpha, const
 // softmax-*.cpp
 void bl_f32_softmax__scalar(size_t n, const float* x, float* y);
 void bl_f32_log_softmax__scalar(size_t n, const float* x, float* y);
+// topk-*.cpp
+size_t bl_f32_top_k__scalar(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
 // activation-*.cpp
 void bl_f32_sigmoid__scalar(size_t n, const float* x, float* y);
 void bl_f32_tanh__scalar(size_t n, const float* x, float* y);
@@ -55,6 +57,7 @@ void bl_f32_weighted_sum__wasmsimd(size_t n, size_t dim, const float* alpha, con
                                    size_t ld, float* c);
 void bl_f32_softmax__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_log_softmax__wasmsimd(size_t n, const float* x, float* y);
+size_t bl_f32_top_k__wasmsimd(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
 void bl_f32_sigmoid__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_tanh__wasmsimd(size_t n, const float* x, float* y);
 void bl_f32_relu__wasmsimd(size_t n, const float* x, float* y);

@@ -38,7 +38,9 @@ struct Kernels {
                        float* c);
   // y = softmax(x); y may equal x. -inf entries get weight 0; n >= 1.
   void (*softmax)(size_t n, const float* x, float* y);
-  // y = log_softmax(x); y may equal x.
+  // y = log_softmax(x); y may equal x. A NaN result (a crafted model's huge finite weights
+  // can overflow to inf - inf) becomes -inf, so it ranks last in the search's strict ordering;
+  // doing it here spares the decoders a second pass over the vocabulary.
   void (*log_softmax)(size_t n, const float* x, float* y);
   // Elementwise; y may equal x. Within 1e-6 relative of libm (tanhf/expf) on [-30, 30].
   void (*sigmoid)(size_t n, const float* x, float* y);
@@ -67,6 +69,13 @@ struct Kernels {
                      float* y);
   // y = max(x, 0) (NaN gives 0); y may equal x. The bias comes from gemv/gemm before it.
   void (*relu)(size_t n, const float* x, float* y);
+
+  // The search's pick (topk-*.cpp): writes the min(k, n) largest x to vals, largest first, and
+  // their indices to ids; returns that count. Ties go to the lower index; x has no NaN (the
+  // decoder steps map NaN log-probs to -inf). Both tables give identical results. The cost is
+  // one pass plus an insertion into a k-long array per new candidate, so it suits small k;
+  // search.cpp's top_k() partial-sorts beyond that.
+  size_t (*top_k)(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
 };
 
 const Kernels& scalar_kernels();

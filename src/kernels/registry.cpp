@@ -21,6 +21,7 @@ const Kernels& scalar_kernels() {
       bl_qs8_gemm__scalar,
       bl_f32_layer_norm__scalar,
       bl_f32_relu__scalar,
+      bl_f32_top_k__scalar,
   };
   return k;
 }
@@ -43,6 +44,7 @@ const Kernels& simd_kernels() {
       bl_qs8_gemm__wasmsimd,
       bl_f32_layer_norm__wasmsimd,
       bl_f32_relu__wasmsimd,
+      bl_f32_top_k__wasmsimd,
   };
   return k;
 }

@@ -29,5 +29,8 @@ void bl_f32_log_softmax__scalar(size_t n, const float* x, float* y) {
   for (size_t i = 0; i < n; i++) sum += std::exp(x[i] - m);
   // One log for the whole vector; (x - m) - log(sum) keeps the top entry exact at -log(sum).
   const float lse = std::log(sum);
-  for (size_t i = 0; i < n; i++) y[i] = (x[i] - m) - lse;
+  for (size_t i = 0; i < n; i++) {
+    const float v = (x[i] - m) - lse;
+    y[i] = std::isnan(v) ? -INFINITY : v;  // kernels.h: a NaN ranks last
+  }
 }

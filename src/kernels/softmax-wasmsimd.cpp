@@ -55,6 +55,11 @@ void bl_f32_log_softmax__wasmsimd(size_t n, const float* x, float* y) {
   const float lse = std::log(exp_sum(n, x, m, nullptr));
   const v128_t vm = wasm_f32x4_splat(m);
   const v128_t vlse = wasm_f32x4_splat(lse);
-  bl_map_f32x4(n, x, y,
-               [vm, vlse](v128_t v) { return wasm_f32x4_sub(wasm_f32x4_sub(v, vm), vlse); });
+  const v128_t ninf = wasm_f32x4_splat(-INFINITY);
+  // NaN -> -inf in the same pass (kernels.h): a lane is NaN exactly when it is not equal to
+  // itself. This saves the decoders a separate scalar pass over the vocabulary.
+  bl_map_f32x4(n, x, y, [vm, vlse, ninf](v128_t v) {
+    const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(v, vm), vlse);
+    return wasm_v128_bitselect(r, ninf, wasm_f32x4_eq(r, r));
+  });
 }

@@ -271,6 +271,27 @@ TEST(Kernels, SoftmaxAndLogSoftmax) {
   }
 }
 
+// A crafted model's huge finite weights can make a logit +inf or NaN; log_softmax must then give
+// -inf, never NaN, so the search's strict ordering holds (kernels.h). Every length through 67,
+// the bad entry in the SIMD body and in the tail, in place and not.
+TEST(Kernels, LogSoftmaxMapsNanToMinusInf) {
+  for (const Kernels* k : all_tables()) {
+    for (size_t n = 1; n <= 67; n++) {
+      for (float bad : {NAN, kInf}) {
+        SCOPED_TRACE(::testing::Message() << k->name << " n=" << n << " bad=" << bad);
+        std::vector<float> x(n), y(n, 0.0f);
+        for (size_t i = 0; i < n; i++) x[i] = float(i % 7) - 3.0f;
+        x[(n * 5) / 7] = bad;
+        if (n > 3) x[n - 2] = bad;
+        k->log_softmax(n, x.data(), y.data());
+        for (size_t i = 0; i < n; i++) ASSERT_EQ(y[i], -kInf) << i;
+        k->log_softmax(n, x.data(), x.data());
+        for (size_t i = 0; i < n; i++) ASSERT_EQ(x[i], -kInf) << i;
+      }
+    }
+  }
+}
+
 // Activation inputs: [-30, 30] every 1/1024, zero, tiny and denormal values, both sides of the
 // tanh branch point (0.625) and of 9 (where tanh rounds to 1), and large values.
 std::vector<float> activation_points() {
