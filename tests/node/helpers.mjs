@@ -35,8 +35,9 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product) and en-fr-noattn (no attention).
-export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn'];
+// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product), en-fr-noattn (no attention)
+// and en-fr-transformer.
+export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-fr-transformer'];
 
 export function shippedModelOrFail(name = 'en-fr') {
   const file = path.join(ROOT, 'models', `${name}.safetensors`);
