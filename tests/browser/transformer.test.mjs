@@ -105,6 +105,9 @@ test('index.html: the picker shows exactly the engine\'s rows for each layer and
   close(panel, mean(steps[0].cross.alpha[0]), 1e-12, 'panel weights');
   const scores = await page.$$eval('[data-role="step-panel"] [data-role="scores"] [data-value]', (els) => els.map((e) => Number(e.dataset.value)));
   close(scores, mean(steps[0].cross.e[0]), 1e-9, 'panel scores');
+  // The mix names value vectors and z, not the RNN's annotations h and context c.
+  assert.match(await page.textContent('[data-role="step-panel"] .bl-formula'), /^Σⱼ αⱼ vⱼ = .*·v\(/);
+  assert.match(await page.textContent('[data-role="step-panel"] .bl-strip-meta'), /length ‖z‖/);
   // The encoder's self-attention is the engine's, per layer and head.
   const self = ref.selfAttention(TEXT);
   await page.selectOption('[data-role="encoder-attention"] [data-role="layer"]', { value: '0' });

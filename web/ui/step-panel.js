@@ -76,7 +76,7 @@ export class StepPanel {
     }
     grid.append(section(2, S.stepTitles[1], tf ? S.captionWeightsTransformer : S.captionWeights, weightBars(columns, step.alpha), 'weights'));
     if (!beam) {
-      grid.append(section(3, S.stepTitles[2], tf ? S.captionMixTransformer : S.captionMix, context(columns, step, S), 'context'));
+      grid.append(section(3, S.stepTitles[2], tf ? S.captionMixTransformer : S.captionMix, context(columns, step, S, tf), 'context'));
       grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));
     }
     root.replaceChildren(h('h3', { class: 'bl-steps-title', text: title }), ...parts, grid);
@@ -161,8 +161,11 @@ function bars(columns, values, geometry, label, zero) {
 // strip's scale is symmetric around 0 and reaches this vector's largest |value|, printed at
 // its ends: on a fixed -1..1 scale (GRU outputs) a real model's small values would all be
 // near-white.
-function context(columns, step, S) {
+// A Transformer's (tf) weights mix each head's value vectors vⱼ, not the annotations, and the
+// vector it reports is zᵢ, the decoder's final state: the formula and the strip say so.
+function context(columns, step, S, tf = false) {
   const { alpha, c } = step;
+  const [lhs, name, norm] = tf ? ['Σⱼ αⱼ vⱼ = ', 'v', S.contextNormTransformer] : ['cᵢ = ', 'h', S.contextNorm];
   const m = Math.max(...c.map(Math.abs)) || 1;
   const mix = h(
     'div',
@@ -186,11 +189,11 @@ function context(columns, step, S) {
   const formula = h(
     'p',
     { class: 'bl-formula' },
-    'cᵢ = ',
+    lhs,
     top.flatMap((j, k) => [
       k ? ' + ' : '',
       h('b', { text: fmt(alpha[j], 2) }),
-      '·h(',
+      `·${name}(`,
       h('i', { text: tokenLabel(columns[j]) }),
       ')',
     ]),
@@ -202,7 +205,7 @@ function context(columns, step, S) {
     width: String(c.length),
     height: '1',
     role: 'img',
-    'aria-label': `c: ${S.contextSize(c.length)}, ${S.contextNorm} ${fmt(step.cNorm, 3)}`,
+    'aria-label': `${tf ? 'z' : 'c'}: ${S.contextSize(c.length)}, ${norm} ${fmt(step.cNorm, 3)}`,
   });
   const ctx = strip.getContext('2d');
   c.forEach((v, k) => {
@@ -216,7 +219,7 @@ function context(columns, step, S) {
     h('span', { class: 'bl-strip-gradient', style: { background: gradientCss((t) => diverging(2 * t - 1)) } }),
     h('span', { text: `+${fmt(m, 2)}` }),
   );
-  const meta = h('p', { class: 'bl-strip-meta', text: `${S.contextSize(c.length)} · ${S.contextNorm} = ${fmt(step.cNorm, 3)}` });
+  const meta = h('p', { class: 'bl-strip-meta', text: `${S.contextSize(c.length)} · ${norm} = ${fmt(step.cNorm, 3)}` });
   return h('div', { class: 'bl-context' }, mix, formula, strip, scale, meta);
 }
 

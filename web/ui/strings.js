@@ -125,6 +125,7 @@ const en = {
   captionMixTransformer:
     'A Transformer has no single context vector: every head of every decoder layer mixes its own value vectors with its own weights, and the heads’ mixes are joined and projected. The bar shows each word’s share in the picked weights; the strip shows zᵢ, the decoder’s final state for this word after all its layers, which the next word is chosen from (purple negative, orange positive).',
   contextNorm: 'length ‖c‖',
+  contextNormTransformer: 'length ‖z‖',
   contextSize: (n) => `${n} numbers`,
   chosen: 'chosen',
   // status and errors
@@ -284,6 +285,7 @@ const zh = {
   captionMixTransformer:
     'Transformer 没有单一的上下文向量：每个解码器层的每个头都用自己的权重混合自己的值向量，各头的结果再拼接并投影。色条显示所选权重中每个词的份额；色带显示 zᵢ，即解码器经过所有层之后对这个词的最终状态，下一个词由它选出（紫色为负，橙色为正）。',
   contextNorm: '长度 ‖c‖',
+  contextNormTransformer: '长度 ‖z‖',
   contextSize: (n) => `${n} 个分量`,
   chosen: '选中',
   engine: '引擎',
