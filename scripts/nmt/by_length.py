@@ -16,7 +16,14 @@ from . import joined
 # Per model kind: the page's colours (web/ui/ui.css) and a label that says what it is.
 STYLE = {"none": ("#8a8f98", "no attention (RNNencdec)", "6 4"),
          "additive": ("#2166ac", "additive attention", ""),
-         "scaled_dot": ("#d6604d", "scaled dot-product attention", "")}
+         "scaled_dot": ("#d6604d", "scaled dot-product attention", ""),
+         "transformer": ("#1b7837", "Transformer (self-attention, no RNN)", "")}
+
+
+def kind(r):
+    """A curve's style key: its scoring, or "transformer" (whose cross-attention is also a
+    scaled dot product, but which is a different model)."""
+    return "transformer" if r.get("arch") == "transformer" else r["scoring"]
 ATTRIBUTION = ("English and French sentences from Tatoeba (https://tatoeba.org), CC-BY 2.0 FR; "
                "consecutive test-split sentences joined into longer inputs by "
                "scripts/nmt/joined.py")
@@ -32,7 +39,7 @@ def markdown_table(results):
     lines = [head, rule]
     for r in results:
         cells = " | ".join(f"{r['bleu'][b]:.2f}" for b in buckets())
-        lines.append(f"| {r['model']} ({r['scoring']}) | {cells} |")
+        lines.append(f"| {r['model']} ({kind(r)}) | {cells} |")
     counts = results[0]["sentences"] if results else {}
     lines.append("| inputs per bucket | " + " | ".join(str(counts.get(b, 0)) for b in buckets())
                  + " |")
@@ -53,7 +60,7 @@ def figure_svg(results, width=640, height=380):
            f'font-size="12" role="img" aria-labelledby="t d">',
            '<title id="t">BLEU against source length</title>',
            '<desc id="d">' + escape("; ".join(
-               f"{STYLE[r['scoring']][1]}: " + ", ".join(f"{b} words {r['bleu'][b]:.1f}" for b in bs)
+               f"{STYLE[kind(r)][1]}: " + ", ".join(f"{b} words {r['bleu'][b]:.1f}" for b in bs)
                for r in results)) + '</desc>',
            f'<rect width="{width}" height="{height}" fill="#fff"/>']
     for k in range(0, int(ymax) + 1, 10):
@@ -69,7 +76,7 @@ def figure_svg(results, width=640, height=380):
     out.append(f'<text transform="translate(16 {top + ph / 2:.1f}) rotate(-90)" '
                f'text-anchor="middle" fill="#222">BLEU (test split, greedy)</text>')
     for li, r in enumerate(results):
-        colour, label, dash = STYLE[r["scoring"]]
+        colour, label, dash = STYLE[kind(r)]
         pts = " ".join(f"{x(i):.1f},{y(r['bleu'][b]):.1f}" for i, b in enumerate(bs))
         out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"'
                    + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")

@@ -189,7 +189,8 @@ def main(argv=None):
                 return [tr.translate(t)["text"] for t in texts]
             extra["bleu_by_length"], counts = by_length(decode, long_items, tokenize)
             curves.append({"model": os.path.basename(path).replace(".safetensors", ""),
-                           "scoring": meta["cfg"]["scoring"], "bleu": extra["bleu_by_length"],
+                           "scoring": meta["cfg"]["scoring"], "arch": extra["arch"],
+                           "bleu": extra["bleu_by_length"],
                            "sentences": counts})
         if gold or long_items:
             rows.append(extra)
