@@ -46,8 +46,14 @@ let lastRun = null; // the last finished BleuExperiment, whose outputs are liste
 const view = new BottleneckView($('bottleneck-root'), { lang, controls: 'full' });
 const chart = new BleuChart($('chart'), { strings: S });
 const runChart = new BleuChart($('run-chart'), { strings: S, only: ['none', 'additive'] });
+// scripts/train-speed times en-fr's recipe ('rnn') and the Transformer's; the other two share
+// en-fr's RNN but were not timed, so they get no training numbers.
+const TRAIN_SPEED_KEYS = { 'en-fr': 'rnn', 'en-fr-transformer': 'transformer' };
 // The four models of the story, with their sizes and scoring times (app/lineage.js measures).
-const lineage = new LineageStrip($('lineage-root'), { strings: S, models: LINEAGE.map((name) => ({ name, kind: LINEAGE_KINDS[name] })) });
+const lineage = new LineageStrip($('lineage-root'), {
+  strings: S,
+  models: LINEAGE.map((name) => ({ name, kind: LINEAGE_KINDS[name], train: TRAIN_SPEED_KEYS[name] })),
+});
 
 const ready = () => pair.ready;
 
@@ -72,6 +78,18 @@ async function fetchJson(url) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
   return r.json();
+}
+
+// The training speeds are one line per card, not the page's subject: a missing or bad file
+// says "not available" there, with no error box.
+async function loadTrainSpeed() {
+  try {
+    const json = await fetchJson('data/train-speed.json');
+    if (!json?.models || typeof json.models !== 'object') throw new Error('data/train-speed.json: no models');
+    lineage.setTrainSpeed(json);
+  } catch (e) {
+    lineage.setTrainSpeed({ error: e.message });
+  }
 }
 
 async function loadData() {
@@ -310,6 +328,7 @@ setLanguage(lang);
 hideError();
 setState('loading');
 // The sentence decodes once both the models and (for the default sentence) the sample are in.
+loadTrainSpeed();
 Promise.all([loadData(), loadModels()]).then(() => {
   if (ready()) translate();
 });

@@ -323,7 +323,7 @@ test('a model whose file is missing is "not available", in words, and the page s
   await page.close();
 });
 
-test('why.html\'s lineage strip: the four models in order, sizes and scoring times from the engine', { timeout: 300_000 }, async () => {
+test('why.html\'s lineage strip: the four models in order, sizes, scoring and decoding times from the engine, training speeds from data/train-speed.json', { timeout: 300_000 }, async () => {
   const page = await browser.newPage();
   await page.goto(`${browser.url}why.html`);
   await page.waitForSelector('[data-role="app"][data-state="done"]', { timeout: 120_000 });
@@ -338,7 +338,29 @@ test('why.html\'s lineage strip: the four models in order, sizes and scoring tim
     state: e.dataset.state,
     params: e.querySelector('[data-role="lineage-params"]').dataset.value,
     cost: e.querySelector('[data-role="lineage-cost"]'),
+    train: { ...e.querySelector('[data-role="lineage-train"]').dataset, text: e.querySelector('[data-role="lineage-train"]').textContent },
+    decode: { ...e.querySelector('[data-role="lineage-decode"]').dataset, text: e.querySelector('[data-role="lineage-decode"]').textContent },
   })).map((c) => ({ ...c, cost: { value: c.cost.dataset.value, text: c.cost.textContent } })));
+  // Training: en-fr and the Transformer show the JSON's numbers as written; the other two none.
+  const speed = JSON.parse(readFileSync(path.join(ROOT, 'web', 'data', 'train-speed.json'), 'utf8'));
+  const keys = { 'en-fr': 'rnn', 'en-fr-transformer': 'transformer' };
+  for (const c of read) {
+    const m = speed.models[keys[c.model]];
+    if (!m) {
+      assert.equal(c.train.text, 'not measured', c.model);
+      continue;
+    }
+    assert.equal(Number(c.train.tokensPerS), m.target_tokens_per_s, c.model);
+    assert.equal(Number(c.train.epochMinutes), m.epoch_minutes, c.model);
+    assert.ok(c.train.text.includes(`${m.target_tokens_per_s.toLocaleString('en-US')} target tokens/s, ${m.epoch_minutes.toFixed(1)} min per epoch`), c.train.text);
+  }
+  assert.ok(read[3].train.text.includes(`${speed.transformer_vs_rnn_tokens_per_s.toFixed(2)}× en-fr’s`), read[3].train.text);
+  assert.ok((await page.$eval('[data-role="lineage-train-note"]', (el) => el.textContent)).includes(speed.command));
+  // Decoding in this browser: every model that loaded shows a positive time per output word.
+  for (const c of read.filter((x) => x.state === 'ready')) {
+    assert.ok(Number(c.decode.msPerWord) > 0 && Number(c.decode.encodeMs) >= 0, `${c.model}: ${c.decode.text}`);
+    assert.match(c.decode.text, /ms\/word/, c.model);
+  }
   for (const c of read.slice(0, 3)) {
     assert.equal(c.state, 'ready', c.model);
     const tr = await createTranslator({ model: path.join(ROOT, 'models', `${c.model}.safetensors`) });
@@ -353,6 +375,19 @@ test('why.html\'s lineage strip: the four models in order, sizes and scoring tim
   else if (!existsSync(REAL)) assert.equal(t.state, 'missing');
   await page.$eval('[data-role="lineage-card"]', (el) => el.scrollIntoView());
   await page.screenshot({ path: artifact('why-lineage.png') });
+  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+  await page.close();
+});
+
+test('why.html\'s lineage strip without data/train-speed.json: a quiet "not available", no error box', T, async () => {
+  const page = await browser.newPage();
+  await page.route('**/data/train-speed.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${browser.url}why.html`);
+  await page.waitForSelector('[data-role="app"][data-state="done"]', { timeout: 120_000 });
+  const train = await page.$$eval('[data-role="lineage-train"]', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(train, Array(4).fill('not available: data/train-speed.json could not be read'));
+  assert.equal(await page.$eval('[data-role="lineage-train-note"]', (el) => el.hidden), true);
+  assert.equal(await page.$eval('[data-role="error"]', (el) => el.hidden), true);
   assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
   await page.close();
 });

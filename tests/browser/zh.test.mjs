@@ -51,6 +51,7 @@ const KEEP = new Map(Object.entries({
   // units and the licence
   MB: 'unit', kB: 'unit (the tiny test models\' size)', 'CC-BY': 'licence name', FR: 'licence name (CC-BY 2.0 FR)',
   d_model: 'notation: the Transformer\'s width, as Vaswani et al. write it',
+  bf16: 'number format (bfloat16), as training tools and data/train-speed.json name it',
 }));
 // Identifiers and addresses, kept as typed. (The engine's reasons, ?simd=0's included, are
 // checked by tests/node/zh-strings.test.mjs.)

@@ -108,6 +108,18 @@ const en = {
   lineageMissing: 'not available: its file is not on this server yet',
   lineageFailed: (why) => `could not be loaded: ${why}`,
   lineageSentence: (text) => `Timed on the sentence above: “${text}”. Times move with the machine’s load: compare them within one page load.`,
+  lineageTrain: 'Training, scripts/train-speed',
+  lineageTrainValue: (tps, minutes, threads, bf16) =>
+    `${tps} target tokens/s, ${minutes} min per epoch (${threads} ${threads === 1 ? 'thread' : 'threads'}${bf16 ? ', bf16' : ''}, same batches)`,
+  lineageTrainRatio: (ratio) => `: ${ratio}× en-fr’s tokens/s`,
+  lineageTrainNone: 'not measured',
+  lineageTrainMissing: 'not available: data/train-speed.json could not be read',
+  lineageTrainNote: 'Training speeds: medians of full training steps (forward, backward, update), the two models alternating on the same batches, measured by',
+  lineageTrainOn: 'on',
+  lineageTrainEnd: '.',
+  lineageDecode: 'Decoding, this browser',
+  lineageDecodeValue: (ms, encodeMs, runs) =>
+    `${ms} ms/word (decoder; encoder ${encodeMs} ms per sentence), the median of ${runs} greedy translations of the timed sentence`,
 };
 
 const zh = {
@@ -210,6 +222,18 @@ const zh = {
   lineageMissing: '不可用：服务器上还没有它的文件',
   lineageFailed: (why) => `无法加载：${why}`,
   lineageSentence: (text) => `计时所用的句子（即上面的句子）：“${text}”。时间随机器负载而变：请在同一次页面加载中比较。`,
+  lineageTrain: '训练速度（scripts/train-speed）',
+  lineageTrainValue: (tps, minutes, threads, bf16) =>
+    `每秒 ${tps} 个目标词元，每轮 ${minutes} 分钟（${threads} 个线程${bf16 ? '，bf16' : ''}，相同的批次）`,
+  lineageTrainRatio: (ratio) => `；每秒词元数为 en-fr 的 ${ratio} 倍`,
+  lineageTrainNone: '未测量',
+  lineageTrainMissing: '不可用：无法读取 data/train-speed.json',
+  lineageTrainNote: '训练速度：完整训练步（前向、反向、参数更新）的中位数，两个模型在相同的批次上交替计时，测量命令为',
+  lineageTrainOn: '，机器：',
+  lineageTrainEnd: '。',
+  lineageDecode: '解码速度（本浏览器）',
+  lineageDecodeValue: (ms, encodeMs, runs) =>
+    `每个输出词 ${ms} 毫秒（解码器；编码器每句 ${encodeMs} 毫秒），对计时句子贪心翻译 ${runs} 次的中位数`,
 };
 
 export const WHY_STRINGS = { en, zh };
