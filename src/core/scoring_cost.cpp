@@ -79,6 +79,7 @@ Timed median_us(F call, double min_ms, int batches, Clock::time_point deadline) 
     }
     forecast = took;
     us.push_back(took * 1000.0 / double(calls));
+    if (last_chance) break;  // the one batch kept out of time: no more, or short ones would follow
   }
   std::sort(us.begin(), us.end());
   const size_t m = us.size() / 2;

@@ -24,7 +24,12 @@ for (const variant of WASM) {
         for (const k of ['stepUs', 'scoreUs', 'keysUs']) assert.ok(c[k] > 0 && Number.isFinite(c[k]), `${k} = ${c[k]}`);
         assert.ok(Number.isInteger(c.callsPerBatch) && c.callsPerBatch >= 1);
         // Every timed batch lasts minBatchMs (coarse clocks still resolve it): the median too.
-        assert.ok(c.stepUs * c.callsPerBatch >= 0.999 * QUICK.minBatchMs * 1000, `${c.stepUs} x ${c.callsPerBatch}`);
+        // Only when time did not run out: then (src/core/scoring_cost.cpp) the one batch it has
+        // is kept whatever its length, so a machine busy with other tests can end with a single
+        // short batch; all of the batches asked for means none was cut.
+        if (c.batches === QUICK.batches) {
+          assert.ok(c.stepUs * c.callsPerBatch >= 0.999 * QUICK.minBatchMs * 1000, `${c.stepUs} x ${c.callsPerBatch}`);
+        }
         // The spread over the batches brackets each median (all equal after one batch).
         for (const k of ['stepUs', 'scoreUs', 'keysUs']) {
           const [lo, hi] = [c[`${k}Min`], c[`${k}Max`]];
