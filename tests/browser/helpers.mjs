@@ -157,6 +157,13 @@ export async function axeViolations(page) {
   if (!(await page.evaluate(() => Boolean(window.axe)))) {
     await page.evaluate(readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
   }
-  return page.evaluate(async () =>
-    (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`));
+  return page.evaluate(async () => {
+    // Judge the page at rest: a matrix row still fading in (opacity < 1) reads as low contrast.
+    // Finite animations only (shadow trees included), so a spinner cannot hold this forever.
+    const roots = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)];
+    const finite = roots.flatMap((r) => r.getAnimations())
+      .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => {})));
+    return (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`);
+  });
 }

@@ -160,6 +160,12 @@ describe('the widget\'s split-sentences', { timeout: 900_000 }, () => {
     }
     await page.$eval('#hostile', (el) => el.setAttribute('sentence', '99'));
     await settled(page, 'hostile');
+    // The state can still read 'done' from before the new sentence is drawn: wait for its rows
+    // to have faded in, or axe below would judge half-transparent text.
+    await page.waitForFunction(() => {
+      const r = document.getElementById('hostile').shadowRoot;
+      return r.querySelector('.bl-matrix-row') && !r.querySelector('.bl-matrix-row.is-new');
+    });
     assert.equal((await read(page, 'hostile')).selected, sentences.length - 1, 'past the end: the last');
     const injected = await page.$eval('#hostile', (el) => el.shadowRoot.querySelectorAll('img, script').length);
     assert.equal(injected, 0);
