@@ -104,8 +104,9 @@ class Translator:
             steps.append({"e": e.tolist(), "alpha": row, "c": c.tolist(),
                           "token": y, "prob": float(torch.exp(logp[y])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
-            if self.layers() is not None:
-                steps[-1]["cross"] = self.layers()
+            cross = self.layers()
+            if cross is not None:
+                steps[-1]["cross"] = cross
             if y == data.EOS:
                 break
         return steps
@@ -126,8 +127,9 @@ class Translator:
             steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
                           "token": tok, "prob": float(torch.exp(logp[tok])),
                           "top_ids": [t for t, _ in top], "top_logp": [lp for _, lp in top]})
-            if self.layers() is not None:
-                steps[-1]["cross"] = self.layers()
+            cross = self.layers()
+            if cross is not None:
+                steps[-1]["cross"] = cross
             y = tok
         return steps
 
