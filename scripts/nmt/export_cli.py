@@ -34,6 +34,9 @@ def main(argv=None):
     extra = {"epochs": ck["state"]["epoch"], "steps": ck["state"]["step"],
              "train_seconds": round(ck["state"]["elapsed"]), "best_dev_loss": ck["state"]["best_dev"],
              "data": "Tatoeba eng-fra (manythings.org/anki), CC-BY 2.0 FR"}
+    extra["recipe"] = ck.get("recipe")
+    if ck["state"].get("before"):  # a second stage (train --init): what the first one did
+        extra["before"] = ck["state"]["before"]
     f32_path = args.out.replace(".safetensors", "-f32.safetensors")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     export.save_model(f32_path, model, ck, "f32", extra)

@@ -3,8 +3,13 @@
 --bf16 runs the forward and backward passes under torch.autocast('cpu', dtype=torch.bfloat16):
 the matrix products (linear, matmul, the GRU cells' gate products) run in bfloat16 on AMX /
 AVX-512 bf16 through oneDNN, while the master weights, Adam's state, the softmax and the loss
-stay float32 (autocast's CPU policy). Exported weights are float32, as before."""
+stay float32 (autocast's CPU policy). Exported weights are float32, as before.
+
+--guided-alignment W adds W * -log(attention mass on the words an unsupervised aligner links;
+scripts/nmt/ibm.py) to the loss, and --init starts a second stage from a trained checkpoint: the
+shipped RNNs are a plain stage, then a guided one on longer joined inputs (models/README.md)."""
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -15,7 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import corpus, data, joined
+from . import corpus, data, ibm, joined
 from . import transformer
 from .model import Bahdanau, default_config
 
@@ -36,7 +41,7 @@ def batches(items, batch_size, rng):
 
 
 def collate(batch):
-    src_len = torch.tensor([len(x[4]) + 1 for x in batch])
+    src_len = torch.tensor([len(x[4]) + 1 for x in batch])  # + </s>
     tgt_len = max(len(x[5]) + 1 for x in batch)
     src = torch.zeros(len(batch), int(src_len.max()), dtype=torch.long)
     tin = torch.zeros(len(batch), tgt_len, dtype=torch.long)
@@ -49,12 +54,57 @@ def collate(batch):
     return src, src_len, tin, tout
 
 
-def loss_of(model, batch, smoothing=0.0, bf16=False):
+def guide_of(batch, src_size, tgt_size):
+    """G[b, i, j] = 1 where the aligner links output position i to source position j (the
+    French </s> to the English </s>); rows of unlinked words are all zero."""
+    g = torch.zeros(len(batch), tgt_size, src_size)
+    for b, x in enumerate(batch):
+        if len(x) < 7:
+            continue
+        for j, i in x[6]:
+            g[b, i, j] = 1.0
+        g[b, len(x[5]), len(x[4])] = 1.0
+    return g
+
+
+def guide_loss(alpha, g):
+    """-log of the attention mass on the aligner's words, averaged over linked rows."""
+    linked = g.sum(-1) > 0
+    mass = (alpha.float() * g).sum(-1)
+    return -torch.log(mass[linked].clamp_min(1e-6)).mean() if linked.any() else alpha.sum() * 0
+
+
+def loss_of(model, batch, smoothing=0.0, bf16=False, guided=0.0):
+    """Cross-entropy of the next word; with guided > 0, plus guided times guide_loss."""
     src, src_len, tin, tout = collate(batch)
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-        logits = model(src, src_len, tin)
-    return F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
-                           ignore_index=data.PAD, label_smoothing=smoothing)
+        out = model(src, src_len, tin, return_alpha=guided > 0)
+    logits, alpha = out if guided > 0 else (out, None)
+    ce = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
+                         ignore_index=data.PAD, label_smoothing=smoothing)
+    if guided > 0:
+        return ce + guided * guide_loss(alpha, guide_of(batch, src.size(1), tout.size(1)))
+    return ce
+
+
+def with_links(items, out_dir, quiet=False):
+    """items, each with a 7th element: its word links from scripts/nmt/ibm.py (fitted on these
+    items, cached in out_dir because the fit takes a minute or two)."""
+    aligner = ibm.Aligner()
+    h = hashlib.sha1(f"{aligner.iterations}:{aligner.fwd.p_null}:{aligner.fwd.lam}".encode())
+    for x in items:
+        h.update(("\t".join(x[2]) + "\n" + "\t".join(x[3]) + "\n").encode())
+    cache = os.path.join(out_dir, f"links-{h.hexdigest()[:16]}.pt")
+    if os.path.exists(cache):
+        links = torch.load(cache)
+    else:
+        t0 = time.time()
+        src, tgt = [x[2] for x in items], [x[3] for x in items]
+        links = [tuple(sorted(a)) for a in aligner.fit(src, tgt).align(src, tgt)]
+        torch.save(links, cache)
+        if not quiet:
+            print(f"aligner: {len(items)} pairs linked ({time.time() - t0:.0f}s)", flush=True)
+    return [x[:6] + (a,) for x, a in zip(items, links)]
 
 
 @torch.no_grad()
@@ -113,6 +163,16 @@ def main(argv=None):
     ap.add_argument("--bf16", action="store_true", help="bfloat16 autocast (see above)")
     ap.add_argument("--joined", type=float, default=0.0,
                     help="add this fraction of joined 2-5 sentence pairs (scripts/nmt/joined.py)")
+    ap.add_argument("--joined-max-parts", type=int, default=5,
+                    help="join up to this many sentences (2 to N)")
+    ap.add_argument("--joined-max-len", type=int, default=62,
+                    help="drop joined pairs over this many English tokens (French: N + 16)")
+    ap.add_argument("--guided-alignment", type=float, default=0.0, metavar="W",
+                    help="add W times -log(attention mass on the words that an unsupervised "
+                         "IBM-1 + diagonal aligner links) to the loss (scripts/nmt/ibm.py)")
+    ap.add_argument("--init", default=None, metavar="CKPT",
+                    help="start from this checkpoint's weights (same config) with a new "
+                         "optimizer and schedule: a second training stage")
     ap.add_argument("--train-subset", type=int, default=None,
                     help="train on a fixed seeded sample of N single-sentence pairs")
     ap.add_argument("--batch", type=int, default=256)
@@ -137,6 +197,8 @@ def main(argv=None):
         cfg = transformer.default_config(**json.loads(args.config))
     else:
         cfg = default_config(scoring=args.scoring, decoder=args.decoder, **json.loads(args.config))
+    if args.guided_alignment > 0:
+        cfg["attention_guidance"] = "ibm1-diag"  # the file says so; pages tell the reader
     warmup = args.warmup if args.warmup is not None else (400 if args.arch == "transformer" else 0)
     t0 = time.time()
     corp = corpus.build(args.data, cfg["src_vocab"], cfg["tgt_vocab"], cfg["src_lang"],
@@ -146,11 +208,19 @@ def main(argv=None):
              if 0 < len(x[4]) <= args.max_len and 0 < len(x[5]) <= args.max_len]
     if args.train_subset:
         train = random.Random(args.seed).sample(train, min(args.train_subset, len(train)))
+    if args.guided_alignment > 0 and (args.arch != "rnn" or cfg["scoring"] == "none"):
+        sys.exit("--guided-alignment guides an RNN's attention: it needs --arch rnn and scoring "
+                 "additive or scaled_dot")
+    if args.guided_alignment > 0:
+        train = with_links(train, os.path.join(args.out, ".."), args.quiet)
     if args.joined > 0:
         si = {w: i for i, w in enumerate(corp["src_itos"])}
         ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
         train = train + joined.join_pairs(train, args.joined, args.seed, si, ti,
-                                          set(corp["src_names"]), set(corp["tgt_names"]))
+                                          set(corp["src_names"]), set(corp["tgt_names"]),
+                                          max_src=args.joined_max_len,
+                                          max_tgt=args.joined_max_len + 16,
+                                          max_parts=args.joined_max_parts)
     dev = random.Random(0).sample(corp["splits"]["dev"], min(args.dev_size,
                                                              len(corp["splits"]["dev"])))
     if not args.quiet:
@@ -171,6 +241,19 @@ def main(argv=None):
         state = ck["state"]
         if not args.quiet:
             print(f"resuming at epoch {state['epoch'] + 1}, batch {state['batch']}", flush=True)
+    elif args.init:
+        ck = torch.load(args.init)
+        same = {k: v for k, v in ck["cfg"].items() if k != "attention_guidance"} == \
+            {k: v for k, v in cfg.items() if k != "attention_guidance"}
+        if not same or ck["tgt_itos"] != corp["tgt_itos"] \
+                or ck["src_itos"] != corp["src_itos"]:
+            sys.exit(f"{args.init} has another config or vocabulary than this run's")
+        model.load_state_dict(ck["model"])
+        state["before"] = ck["state"].get("before", []) + [{
+            "checkpoint": os.path.relpath(args.init, data.ROOT), "recipe": ck.get("recipe"),
+            "steps": ck["state"]["step"], "seconds": round(ck["state"]["elapsed"])}]
+        if not args.quiet:
+            print(f"starting from {args.init} (its step {ck['state']['step']})", flush=True)
     if not args.quiet:
         print(f"model: {model.num_params():,} parameters, "
               f"{cfg.get('arch', 'rnn')}, scoring {cfg['scoring']}", flush=True)
@@ -200,7 +283,8 @@ def main(argv=None):
         return None if budget is None else min(state["elapsed"] / budget, 1.0)
     recipe = {k: getattr(args, k) for k in ("epochs", "steps", "minutes", "batch", "lr", "smoothing",
                                             "max_len", "seed", "threads", "bf16", "joined",
-                                            "train_subset", "arch")}
+                                            "train_subset", "arch", "joined_max_parts",
+                                            "joined_max_len", "guided_alignment", "init")}
     recipe["warmup"] = warmup
     meta["recipe"] = recipe
     session_start = time.time()
@@ -228,7 +312,7 @@ def main(argv=None):
         for bi in range(state["batch"], len(order)):
             for g in opt.param_groups:
                 g["lr"] = lr_at(state["step"], total_steps, args.lr, warmup, time_frac())
-            loss = loss_of(model, order[bi], args.smoothing, args.bf16)
+            loss = loss_of(model, order[bi], args.smoothing, args.bf16, args.guided_alignment)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
