@@ -146,3 +146,43 @@ class Aligner:
         b = [{(j, i) for i, j in links} for links in self.bwd.viterbi(tgt, src)]
         return [grow_diag_final_and(x, y, len(s), len(t))
                 for x, y, s, t in zip(f, b, src, tgt)]
+
+
+def hard_rows(item, links):
+    """The aligner's links as attention rows (alignment.measure's input): a linked French word
+    spreads its weight evenly over its English words, an unlinked one puts it all on </s>."""
+    n = len(item["en_tokens"])
+    rows = []
+    for i in range(len(item["fr_tokens"])):
+        js = [j for j, k in links if k == i]
+        rows.append([1.0 / len(js) if j in js else 0.0 for j in range(n)] + [0.0 if js else 1.0])
+    return rows
+
+
+def main(argv=None):
+    """python -m nmt.ibm: fit on the training split and score the aligner on the gold set, as
+    scripts/eval scores a model's attention (the teacher of train --guided-alignment)."""
+    import argparse
+    import json
+
+    from . import alignment, corpus, data
+    ap = argparse.ArgumentParser(prog="python -m nmt.ibm", description=main.__doc__)
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--align", default=f"{data.ROOT}/models/eval/align-gold.tsv",
+                    help="the hand-made gold set (models/eval/README.md)")
+    ap.add_argument("--max-len", type=int, default=30)
+    args = ap.parse_args(argv)
+    corp = corpus.build(args.data, 6000, 16000, cache_dir=f"{data.ROOT}/build/train")
+    train = [x for x in corp["splits"]["train"]
+             if 0 < len(x[2]) <= args.max_len and 0 < len(x[3]) <= args.max_len]
+    aligner = Aligner().fit([x[2] for x in train], [x[3] for x in train])
+    gold = alignment.read_gold(args.align)
+    links = aligner.align([g["en_tokens"] for g in gold], [g["fr_tokens"] for g in gold])
+    by_id = {id(g): a for g, a in zip(gold, links)}
+    out = alignment.measure(gold, lambda g: hard_rows(g, by_id[id(g)]))
+    print(json.dumps({"aligner": "ibm1-diag", "train_pairs": len(train), **out}))
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -20,7 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import corpus, data, ibm, joined
+from . import corpus, data, ibm, joined, unpunctuated
 from . import transformer
 from .model import Bahdanau, default_config
 
@@ -167,6 +167,9 @@ def main(argv=None):
                     help="join up to this many sentences (2 to N)")
     ap.add_argument("--joined-max-len", type=int, default=62,
                     help="drop joined pairs over this many English tokens (French: N + 16)")
+    ap.add_argument("--unpunctuated", type=float, default=0.0, metavar="F",
+                    help="add this fraction of single pairs again without their closing mark "
+                         "(scripts/nmt/unpunctuated.py)")
     ap.add_argument("--guided-alignment", type=float, default=0.0, metavar="W",
                     help="add W times -log(attention mass on the words that an unsupervised "
                          "IBM-1 + diagonal aligner links) to the loss (scripts/nmt/ibm.py)")
@@ -213,6 +216,8 @@ def main(argv=None):
                  "additive or scaled_dot")
     if args.guided_alignment > 0:
         train = with_links(train, os.path.join(args.out, ".."), args.quiet)
+    unmarked = unpunctuated.unpunctuated_pairs(train, args.unpunctuated, args.seed) \
+        if args.unpunctuated > 0 else []
     if args.joined > 0:
         si = {w: i for i, w in enumerate(corp["src_itos"])}
         ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
@@ -221,6 +226,7 @@ def main(argv=None):
                                           max_src=args.joined_max_len,
                                           max_tgt=args.joined_max_len + 16,
                                           max_parts=args.joined_max_parts)
+    train = train + unmarked  # after joining: a part without its mark would run on
     dev = random.Random(0).sample(corp["splits"]["dev"], min(args.dev_size,
                                                              len(corp["splits"]["dev"])))
     if not args.quiet:
@@ -284,7 +290,8 @@ def main(argv=None):
     recipe = {k: getattr(args, k) for k in ("epochs", "steps", "minutes", "batch", "lr", "smoothing",
                                             "max_len", "seed", "threads", "bf16", "joined",
                                             "train_subset", "arch", "joined_max_parts",
-                                            "joined_max_len", "guided_alignment", "init")}
+                                            "joined_max_len", "guided_alignment", "init",
+                                            "unpunctuated")}
     recipe["warmup"] = warmup
     meta["recipe"] = recipe
     session_start = time.time()

@@ -135,3 +135,21 @@ def test_init_starts_a_second_stage_and_records_the_first(tmp_path):
         train_mod.main(base + ["--out", str(tmp_path / "d"), "--steps", "1", "--scoring", "none",
                                "--guided-alignment", "1"])
     json.dumps(state["before"])  # exported as the model file's training metadata
+
+
+def test_hard_rows_put_an_unlinked_word_on_eos():
+    item = {"en_tokens": ["a", "b"], "fr_tokens": ["x", "y", "z"]}
+    rows = ibm.hard_rows(item, {(0, 0), (0, 1), (1, 1)})
+    assert rows == [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]
+
+
+def test_unpunctuated_pairs_drop_the_mark_on_both_sides_and_its_links():
+    from nmt import unpunctuated
+    item = ("I see Tom.", "Je vois Tom.", ["I", "see", "Tom", "."], ["je", "vois", "Tom", "."],
+            [4, 5, 6, 7], [8, 9, 10, 11], ((0, 0), (1, 1), (2, 2), (3, 3)))
+    out = unpunctuated.strip_final_mark(item)
+    assert out == ("I see Tom", "Je vois Tom", ["I", "see", "Tom"], ["je", "vois", "Tom"],
+                   [4, 5, 6], [8, 9, 10], ((0, 0), (1, 1), (2, 2)))
+    assert unpunctuated.strip_final_mark(("Hi", "Salut", ["Hi"], ["salut"], [4], [5])) is None
+    pairs = unpunctuated.unpunctuated_pairs([item[:6]] * 10, 0.5, 1)
+    assert len(pairs) == 5 and all(p[2][-1] == "Tom" and len(p) == 6 for p in pairs)
