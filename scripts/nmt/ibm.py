@@ -13,8 +13,9 @@ The EM is vectorized over every (French position, English position) pair of the 
 import numpy as np
 
 NULL = 0  # word id 0 is the empty word a target word may come from
-KEY = 1 << 32  # (source word, target word) -> source * KEY + target
-UNSEEN = KEY - 1  # the id of a word the aligner was not fitted on
+KEY = 1 << 31  # (source word, target word) -> source * KEY + target, below 2^62
+UNSEEN = KEY - 1  # the id of a word the aligner was not fitted on: its pairs are in no table
+VERSION = 1  # of the links train --guided-alignment caches: raise it when they would change
 
 
 class Vocab:
@@ -95,8 +96,10 @@ class Direction:
         return out
 
 
-def grow_diag_final_and(e2f, f2e, n, m):
-    """Symmetrize two directions' links (both as (source, target) pairs)."""
+def grow_diag_final_and(e2f, f2e):
+    """Symmetrize two directions' links (both as (source, target) pairs). Growth sweeps a
+    sorted snapshot of the links until nothing is added, rather than Koehn's in-place sweep: the
+    same rule, so it can differ only where the order of additions matters."""
     union = e2f | f2e
     a = set(e2f & f2e)
     neigh = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
@@ -144,8 +147,7 @@ class Aligner:
         tgt = [[self.tgt_vocab.ids.get(t.lower(), UNSEEN) for t in x] for x in tgt_tokens]
         f = self.fwd.viterbi(src, tgt)
         b = [{(j, i) for i, j in links} for links in self.bwd.viterbi(tgt, src)]
-        return [grow_diag_final_and(x, y, len(s), len(t))
-                for x, y, s, t in zip(f, b, src, tgt)]
+        return [grow_diag_final_and(x, y) for x, y in zip(f, b)]
 
 
 def hard_rows(item, links):

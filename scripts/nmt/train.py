@@ -91,7 +91,8 @@ def with_links(items, out_dir, quiet=False):
     """items, each with a 7th element: its word links from scripts/nmt/ibm.py (fitted on these
     items, cached in out_dir because the fit takes a minute or two)."""
     aligner = ibm.Aligner()
-    h = hashlib.sha1(f"{aligner.iterations}:{aligner.fwd.p_null}:{aligner.fwd.lam}".encode())
+    h = hashlib.sha1(f"{ibm.VERSION}:{aligner.iterations}:{aligner.fwd.p_null}:"
+                     f"{aligner.fwd.lam}".encode())
     for x in items:
         h.update(("\t".join(x[2]) + "\n" + "\t".join(x[3]) + "\n").encode())
     cache = os.path.join(out_dir, f"links-{h.hexdigest()[:16]}.pt")

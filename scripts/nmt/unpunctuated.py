@@ -8,12 +8,13 @@ MARKS = (".", "!", "?")
 
 def strip_final_mark(item):
     """The pair without the closing mark on both sides, or None when either side has none.
-    Word links (item[6]) that touch a removed token are dropped with it."""
+    Word links (item[6]) that touch a removed token are dropped with it. Only the last mark
+    goes: "Really?!" becomes "Really?", still a whole sentence."""
     src, tgt, st, tt, sid, tid = item[:6]
     if len(st) < 2 or len(tt) < 2 or st[-1] not in MARKS or tt[-1] not in MARKS:
         return None
-    def cut(text):
-        return text.rstrip().rstrip("".join(MARKS)).rstrip()
+    def cut(text):  # the text of the tokens kept
+        return text.rstrip()[:-1].rstrip()
     out = (cut(src), cut(tgt), st[:-1], tt[:-1], sid[:-1], tid[:-1])
     if len(item) > 6:
         out += (tuple((j, i) for j, i in item[6] if j < len(st) - 1 and i < len(tt) - 1),)

@@ -43,10 +43,12 @@ def test_aligner_leaves_unseen_words_to_the_diagonal_or_unlinked():
 def test_grow_diag_final_and_on_a_hand_made_case():
     e2f = {(0, 0), (1, 1), (2, 2)}
     f2e = {(0, 0), (1, 1), (1, 2), (3, 3)}
-    # intersection {(0,0), (1,1)}; (1,2) neighbours (1,1) and target 2 is free: grown;
-    # (2,2) then has both words... source 2 free, target 2 taken: still added (one free is
-    # enough). (3,3) has no aligned neighbour: added by final-and, both words free.
-    assert ibm.grow_diag_final_and(e2f, f2e, 4, 4) == {(0, 0), (1, 1), (1, 2), (2, 2), (3, 3)}
+    # intersection {(0,0), (1,1)}; grow-diag adds the union's neighbours that have a free
+    # word: (1,2) and (2,2) next to (1,1), then (3,3) next to (2,2).
+    assert ibm.grow_diag_final_and(e2f, f2e) == {(0, 0), (1, 1), (1, 2), (2, 2), (3, 3)}
+    # (3,3) is nobody's neighbour here: only final-and adds it, its two words being free.
+    assert ibm.grow_diag_final_and({(0, 0)}, {(0, 0), (3, 3)}) == {(0, 0), (3, 3)}
+    assert ibm.grow_diag_final_and({(0, 0)}, {(0, 0), (0, 3)}) == {(0, 0)}  # source 0 taken
 
 
 def test_guide_loss_is_zero_on_the_gold_words_and_ignores_unlinked_rows():
