@@ -55,7 +55,7 @@ bool Translator::align(std::string_view source, std::string_view target, const A
     row.prob = std::exp(st.logp[y]);
     out->log_prob += double(st.logp[y]);
     im.set_attention(st, &row);
-    im.set_top(top_k(st.logp, k), &row);
+    im.set_top(top_k(im.net->kernels(), st.logp, k), &row);
     row.done = y == kEos;
     out->steps.push_back(std::move(row));
     s.swap(st.s);

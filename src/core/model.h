@@ -41,7 +41,7 @@ class Model : public Seq2Seq {
   void score_keys(const Annotations& a, const float* q, float* e) const;  // score() without W s
 
   const Config& config() const override { return cfg_; }
-  const Kernels& kernels() const { return k_; }
+  const Kernels& kernels() const override { return k_; }
   const Weights& weights() const { return w_; }
 
  private:

@@ -21,17 +21,16 @@ int max_output_len(const Config& cfg, int n_src, int requested) {
   return len;
 }
 
-std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k) {
+std::vector<std::pair<int, float>> top_k(const Kernels& kt, const std::vector<float>& logp, int k) {
   const int n = int(logp.size());
   k = std::max(0, std::min(k, n));
   std::vector<std::pair<int, float>> out;
   out.reserve(k);
   if (k <= kKernelTopK) {
-    // The kernel's single pass (ties to the lower id, as below). Its scalar and SIMD tables
-    // give identical results, so the SIMD one serves whichever table the model runs on.
+    // The kernel's single pass (ties to the lower id, as below).
     float vals[kKernelTopK];
     int32_t ids[kKernelTopK];
-    const size_t m = simd_kernels().top_k(size_t(n), logp.data(), size_t(k), vals, ids);
+    const size_t m = kt.top_k(size_t(n), logp.data(), size_t(k), vals, ids);
     for (size_t i = 0; i < m; i++) out.emplace_back(int(ids[i]), vals[i]);
     return out;
   }
@@ -62,12 +61,13 @@ bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& cop
 std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotations& a, int top,
                                                std::vector<float>* s, StepState* st, Hyp* hyp) {
   m.decode(a, hyp->ids.empty() ? kBos : hyp->ids.back(), *s, st);
-  return greedy_pick(a, top, s, st, hyp);
+  return greedy_pick(m.kernels(), a, top, s, st, hyp);
 }
 
-std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
-                                               std::vector<float>* s, StepState* st, Hyp* hyp) {
-  auto best = top_k(st->logp, std::max(top, 2));  // the runner-up stands in for a banned <unk>
+std::vector<std::pair<int, float>> greedy_pick(const Kernels& kt, const Annotations& a,
+                                               int top, std::vector<float>* s, StepState* st,
+                                               Hyp* hyp) {
+  auto best = top_k(kt, st->logp, std::max(top, 2));  // the runner-up stands in for a banned <unk>
   const bool skip_unk = best[0].first == kUnk && best.size() > 1 &&
                         !may_write_unk(st->alpha, a.copyable);
   const int y = best[skip_unk ? 1 : 0].first;
@@ -111,7 +111,7 @@ std::vector<Hyp> beam_search(const Seq2Seq& m, const Annotations& a, int k, int 
       m.decode(a, h.ids.empty() ? kBos : h.ids.back(), live[hi].s, &outs[hi]);
       const bool unk_ok = may_write_unk(outs[hi].alpha, a.copyable);
       int taken = 0;
-      for (auto [tok, lp] : top_k(outs[hi].logp, k + 1)) {
+      for (auto [tok, lp] : top_k(m.kernels(), outs[hi].logp, k + 1)) {
         if (taken == k || (tok == kUnk && !unk_ok)) continue;
         cands.emplace_back(h.score + double(lp), int(hi), tok);
         taken++;

@@ -23,8 +23,9 @@ struct Hyp {
 // min(max_tgt_len, 2n + 10), or the caller's smaller limit.
 int max_output_len(const Config& cfg, int n_src, int requested);
 
-// (id, log-prob) of the k best, sorted by log-prob, ties to the lower id.
-std::vector<std::pair<int, float>> top_k(const std::vector<float>& logp, int k);
+// (id, log-prob) of the k best, sorted by log-prob, ties to the lower id, with the kernel
+// table kt (the model's: a scalar engine stays scalar).
+std::vector<std::pair<int, float>> top_k(const Kernels& kt, const std::vector<float>& logp, int k);
 
 // One greedy step: decodes y_i from hyp's last token (or <s>) and state s, appends it to hyp,
 // and advances s. Returns the top k of the step (k >= 1); st holds the step's e, alpha, c.
@@ -32,8 +33,9 @@ std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotatio
                                                std::vector<float>* s, StepState* st, Hyp* hyp);
 // greedy_step's choice once the step is computed into st (by step() or step_batch()): the
 // same rule for one sentence and for a batch.
-std::vector<std::pair<int, float>> greedy_pick(const Annotations& a, int top,
-                                               std::vector<float>* s, StepState* st, Hyp* hyp);
+std::vector<std::pair<int, float>> greedy_pick(const Kernels& kt, const Annotations& a,
+                                               int top, std::vector<float>* s, StepState* st,
+                                               Hyp* hyp);
 Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
 std::vector<Hyp> beam_search(const Seq2Seq& m, const Annotations& a, int k, int max_len);

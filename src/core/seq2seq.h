@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/weights.h"
+#include "kernels/kernels.h"
 
 namespace bl {
 
@@ -52,6 +53,8 @@ class Seq2Seq {
   virtual void decode(const Annotations& a, int y_prev, const std::vector<float>& state,
                       StepState* out) const = 0;
   virtual const Config& config() const = 0;
+  // The kernel table the model runs on (scalar or SIMD): the search uses it too.
+  virtual const Kernels& kernels() const = 0;
 };
 
 }  // namespace bl

@@ -29,6 +29,7 @@ class Transformer : public Seq2Seq {
   void decode(const Annotations& a, int y_prev, const std::vector<float>& state,
               StepState* out) const override;
   const Config& config() const override { return cfg_; }
+  const Kernels& kernels() const override { return k_; }
 
   // Floats one target position adds to the cache: layers x (key and value) x d.
   size_t cache_row() const { return size_t(cfg_.dec_layers) * 2 * size_t(cfg_.d_model); }

@@ -123,7 +123,7 @@ bool Translator::translate_batch(const std::vector<std::string>& texts, const Tr
     size_t kept = 0;  // the sentences still decoding move to the front, in order
     for (size_t b = 0; b < B; b++) {
       Live& l = *live[b];
-      greedy_pick(l.a, 1, &l.s, &states[b], &l.hyp);
+      greedy_pick(m.kernels(), l.a, 1, &l.s, &states[b], &l.hyp);
       // greedy_search's loop: at most max_len steps, and none after </s>
       if (l.hyp.finished || int(l.hyp.ids.size()) >= l.max_len)
         finish(l);
