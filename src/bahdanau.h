@@ -45,6 +45,9 @@ struct ModelInfo {
   std::string decoder;  // where attention's query comes from: "paper" s_{i-1}, "cgru" s'_i;
                         // "transformer" for a Transformer (its decoder layers' states)
   std::string arch;     // "rnn" or "transformer"
+  // "none", or "ibm1-diag": attention was also trained towards an unsupervised aligner's links
+  // (scripts/nmt/ibm.py); the computation is the same, the weights are sharper.
+  std::string attention_guidance;
   // enc_hidden, dec_hidden and attn are 0 for a Transformer; d_model, heads, ffn, enc_layers
   // and dec_layers are 0 for an RNN.
   int emb, enc_hidden, dec_hidden, attn, src_vocab, tgt_vocab, max_src_len, max_tgt_len;

@@ -48,9 +48,10 @@ export function alignmentLine(r) {
 // --info's object, from a web/lib info() result.
 export function infoObject(i) {
   const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const keys = ['srcLang', 'tgtLang', 'scoring', 'decoder', 'dtype', 'kernels', 'emb', 'encHidden',
-    'decHidden', 'attn', 'srcVocab', 'tgtVocab', 'maxSrcLen', 'maxTgtLen', 'numParams',
-    'fileBytes', 'scoringParams', 'arch', 'encLayers', 'decLayers', 'heads', 'dModel', 'ffn'];
+  const keys = ['srcLang', 'tgtLang', 'scoring', 'decoder', 'attentionGuidance', 'dtype',
+    'kernels', 'emb', 'encHidden', 'decHidden', 'attn', 'srcVocab', 'tgtVocab', 'maxSrcLen',
+    'maxTgtLen', 'numParams', 'fileBytes', 'scoringParams', 'arch', 'encLayers', 'decLayers',
+    'heads', 'dModel', 'ffn'];
   return Object.fromEntries(keys.map((k) => [snake(k), i[k]]));
 }
 

@@ -12,7 +12,7 @@ FORMAT_VERSION = 1
 CONFIG_KEYS = ("src_lang", "tgt_lang", "scoring", "emb", "enc_hidden", "dec_hidden", "attn",
                "maxout", "src_vocab", "tgt_vocab", "max_src_len", "max_tgt_len")
 # Written only when not the default, so files of the paper's decoder stay as they were.
-OPTIONAL_CONFIG = {"decoder": "paper"}
+OPTIONAL_CONFIG = {"decoder": "paper", "attention_guidance": "none"}
 DEC_GRUS = {"paper": (("dec.gru", "decoder"),),
             "cgru": (("dec.gru1", "decoder1"), ("dec.gru2", "decoder2"))}
 

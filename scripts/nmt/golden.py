@@ -185,6 +185,7 @@ def write_shipped(model_path, data_path, n=100):
             seen.add(x[0])
             texts.append(x[0])
     doc = {"model": os.path.relpath(model_path, data.ROOT),
+           "attention_guidance": cfg.get("attention_guidance", "none"),
            "cases": [case_record(tr, t, with_steps=False) for t in texts[:n]]}
     out = os.path.join(FIX, os.path.basename(model_path).replace(".safetensors", "") + "-dev100.json")
     with open(out, "w") as f:

@@ -193,6 +193,7 @@ nlohmann::json to_json(const bl::Alignment& al) {
 nlohmann::json info_json(const bl::ModelInfo& m) {
   return {{"src_lang", m.src_lang},     {"tgt_lang", m.tgt_lang},
           {"scoring", m.scoring},       {"decoder", m.decoder},
+          {"attention_guidance", m.attention_guidance},
           {"dtype", m.dtype},
           {"kernels", m.kernels},       {"emb", m.emb},
           {"enc_hidden", m.enc_hidden}, {"dec_hidden", m.dec_hidden},

@@ -172,6 +172,10 @@ bool read_transformer_config(const json& c, Config* cfg, std::string* error) {
       !read_int(c, "dec_layers", 1, kMaxLayers, &cfg->dec_layers, error) ||
       !read_sizes(c, cfg, error))
     return false;
+  size_t guidance;  // guided attention is an RNN's (train --guided-alignment refuses the rest)
+  if (c.contains("attention_guidance") &&
+      !read_choice(c, "attention_guidance", {"none"}, &guidance, error))
+    return false;
   if (cfg->d_model % cfg->heads != 0)
     return fail(error, "config: d_model = " + std::to_string(cfg->d_model) +
                            " is not a multiple of heads = " + std::to_string(cfg->heads));
@@ -200,6 +204,14 @@ bool read_config(const json& meta, Config* cfg, std::string* error) {
     size_t decoder;
     if (!read_choice(c, "decoder", {"paper", "cgru"}, &decoder, error)) return false;
     cfg->decoder = decoder == 0 ? DecoderKind::Paper : DecoderKind::CGru;
+  }
+  if (c.contains("attention_guidance")) {  // optional: files of plain training do not name it
+    size_t guidance;
+    if (!read_choice(c, "attention_guidance", {"none", "ibm1-diag"}, &guidance, error))
+      return false;
+    if (guidance == 1 && cfg->scoring == Scoring::None)
+      return fail(error, "config: attention_guidance \"ibm1-diag\" on a model without attention");
+    cfg->guidance = guidance == 0 ? Guidance::Plain : Guidance::Ibm1Diag;
   }
   // maxout is fixed at pairs by the format.
   return read_int(c, "emb", 1, kMaxWidth, &cfg->emb, error) &&

@@ -57,6 +57,7 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   const bool transformer = c.arch == Arch::Transformer;
   in.arch = transformer ? "transformer" : "rnn";
   in.decoder = transformer ? "transformer" : c.decoder == DecoderKind::CGru ? "cgru" : "paper";
+  in.attention_guidance = c.guidance == Guidance::Ibm1Diag ? "ibm1-diag" : "none";
   in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
   in.kernels = k.name;
   in.emb = c.emb;

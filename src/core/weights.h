@@ -12,6 +12,10 @@ enum class Scoring { Additive, ScaledDot, None };
 // Where attention's query comes from: Paper scores with s_{i-1} (Bahdanau et al. 2014); CGru
 // with s'_i, the state of a first GRU that has read y_{i-1} (Sennrich et al. 2017).
 enum class DecoderKind { Paper, CGru };
+// How attention was trained: Plain by the translation loss alone; Ibm1Diag also pulled towards
+// the links of an unsupervised IBM-1 + diagonal aligner (scripts/nmt/ibm.py, train
+// --guided-alignment). The decoder computes the same either way; this is for what a page says.
+enum class Guidance { Plain, Ibm1Diag };
 enum class DType { F32, Int8 };
 // Rnn: the Bahdanau encoder-decoder (files without "arch"); Transformer: scripts/nmt/transformer.py.
 enum class Arch { Rnn, Transformer };
@@ -21,6 +25,7 @@ struct Config {
   Arch arch = Arch::Rnn;
   Scoring scoring = Scoring::Additive;
   DecoderKind decoder = DecoderKind::Paper;
+  Guidance guidance = Guidance::Plain;
   DType dtype = DType::F32;
   int emb = 0;         // E
   int enc_hidden = 0;  // H (annotations are 2H wide)

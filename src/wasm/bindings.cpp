@@ -167,6 +167,7 @@ class Translator {
     o.set("tgtLang", m.tgt_lang);
     o.set("scoring", m.scoring);
     o.set("decoder", m.decoder);
+    o.set("attentionGuidance", m.attention_guidance);
     o.set("dtype", m.dtype);
     o.set("kernels", m.kernels);
     o.set("emb", m.emb);

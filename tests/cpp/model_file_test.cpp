@@ -399,6 +399,13 @@ std::vector<BadCase> bad_cases() {
        [] { return tensor("att.W", nullptr, {{"dtype", "F32"}, {"shape", {6, 10}},
                                             {"data_offsets", {0, 240}}}, kNone); },
        "tensor att.W: not allowed in a model without attention"},
+      {"GuidanceUnknown", [] { return config("attention_guidance", "gold"); },
+       "config: attention_guidance \"gold\", expected \"none\" or \"ibm1-diag\""},
+      {"GuidanceNotAString", [] { return config("attention_guidance", 1); },
+       "config: field \"attention_guidance\" is 1, expected a string"},
+      {"GuidanceWithoutAttention",
+       [] { return edit_meta(kNone, "config", [](json& c) { c["attention_guidance"] = "ibm1-diag"; }); },
+       "config: attention_guidance \"ibm1-diag\" on a model without attention"},
       {"ConfigBadDtype", [] { return config("dtype", "f16"); },
        "config: dtype \"f16\", expected \"f32\" or \"int8\""},
       {"ConfigSameLanguages", [] { return config("tgt_lang", "en"); },
@@ -481,6 +488,8 @@ std::vector<BadCase> bad_cases() {
        "config: arch \"lstm\", expected \"rnn\" or \"transformer\""},
       {"ArchRnnReadsTransformerAsRnn", [] { return tconfig("arch", "rnn"); },
        "config: missing field \"enc_hidden\""},
+      {"TransformerGuided", [] { return tconfig("attention_guidance", "ibm1-diag"); },
+       "config: attention_guidance \"ibm1-diag\", expected \"none\""},
       {"TransformerAdditive", [] { return tconfig("scoring", "additive"); },
        "config: scoring \"additive\", expected \"scaled_dot\""},
       {"TransformerNoHeads", [] { return tconfig("heads", nullptr); },
@@ -597,6 +606,19 @@ TEST(ModelFile, RandomDamageNeverCrashes) {
   }
   EXPECT_GT(loaded, 0);  // flips in int8 weights are still valid models
   EXPECT_GT(failed, 1000);
+}
+
+// How attention was trained is optional in the config: absent means plain training.
+TEST(ModelFile, AttentionGuidanceIsReadAndDefaultsToPlain) {
+  const Result plain = load(fixture(kF32));
+  ASSERT_TRUE(plain.ok) << plain.error;
+  EXPECT_EQ(plain.md.config.guidance, Guidance::Plain);
+  for (const char* value : {"none", "ibm1-diag"}) {
+    const Result r = load(config("attention_guidance", value));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.md.config.guidance,
+              std::string(value) == "none" ? Guidance::Plain : Guidance::Ibm1Diag);
+  }
 }
 
 // parse_header is load_model's first half (tests/fuzz/header_fuzz.cpp fuzzes it alone): it

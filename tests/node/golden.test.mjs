@@ -84,6 +84,7 @@ for (const variant of WASM) {
           assert.equal(tr.engine.variant, variant);
           assert.equal(tr.info().kernels, variant === 'wasm-simd' ? 'wasm-simd' : 'scalar');
           assert.equal(tr.info().decoder, doc.decoder);
+          assert.equal(tr.info().attentionGuidance, 'none'); // the tiny models' training is plain
           let steps = 0;
           let selfAttention = 0;
           let forced = 0;
@@ -169,6 +170,8 @@ for (const variant of WASM) {
       try {
         const doc = fixture(`${name}-dev100`);
         assert.equal(doc.cases.length, 100);
+        // How the file says its attention was trained, as the PyTorch reference read it.
+        assert.equal(tr.info().attentionGuidance, doc.attention_guidance ?? 'none');
         const bad = [];
         for (const c of doc.cases) {
           const g = tr.translate(c.text).targetTokens;

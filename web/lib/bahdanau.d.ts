@@ -36,6 +36,10 @@ export interface ModelInfo {
   /** Where attention's query comes from: s_{i-1} ('paper'), s'_i ('cgru'), or a Transformer's
    * decoder layers ('transformer'). */
   decoder: 'paper' | 'cgru' | 'transformer';
+  /** 'ibm1-diag': the attention was also trained towards an unsupervised word aligner's links
+   * (IBM Model 1 with a diagonal prior, on the same training pairs); 'none': by the translation
+   * loss alone. The computation is the same. */
+  attentionGuidance: 'none' | 'ibm1-diag';
   dtype: 'f32' | 'int8';
   kernels: string;
   emb: number;
