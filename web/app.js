@@ -16,7 +16,7 @@ import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { currentView, showView, wireViews } from './app/views.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
-import { fmt, h, pieces, tokenLabel } from './ui/dom.js';
+import { emptyTranslationNote, fmt, h, pieces, tokenLabel } from './ui/dom.js';
 import { matrixSvg } from './ui/export.js';
 import { AttentionMatrix } from './ui/matrix.js';
 import { Player } from './ui/player.js';
@@ -308,6 +308,7 @@ function render() {
       step: tf.panelStep(step),
       scoring: engine?.info.scoring,
       decoder: tf.active ? 'transformer' : engine?.info.decoder, // the panel's captions
+      guidance: engine?.info.attentionGuidance,
       beam: Boolean(step.beamOnly),
     });
   }
@@ -338,6 +339,7 @@ function renderOutput(n, current) {
       return [piece.sep, h('span', { class: cls, 'data-token': i, text: piece.text })];
     }),
   );
+  if (player.finished && player.steps.length > 0 && words.length === 0) el.replaceChildren(emptyTranslationNote(S));
 }
 
 function renderControls() {

@@ -44,7 +44,7 @@
 // must allow 'unsafe-eval' (Embind builds its invokers with new Function).
 
 import { gradientCss } from './ui/colormap.js';
-import { h, pieces, tokenLabel } from './ui/dom.js';
+import { emptyTranslationNote, h, pieces, tokenLabel } from './ui/dom.js';
 import { icon } from './ui/icons.js';
 import { SIDES } from './ui/lockstep.js';
 import { AttentionMatrix } from './ui/matrix.js';
@@ -548,6 +548,7 @@ export class AttentionTranslator extends HTMLElement {
       const piece = done?.[i] ?? { sep: i ? ' ' : '', text: st.word };
       return [piece.sep, h('span', { class: i === current ? 'tok is-current' : 'tok', 'data-token': i, text: piece.text })];
     }));
+    if (p.finished && p.steps.length > 0 && rows.length === 0) out.replaceChildren(emptyTranslationNote(this.#S));
     if (p.finished && this.#sentence?.result && rows.length === this.#sentence.result.targetTokens.length) {
       out.dataset.text = this.#sentence.result.text; // the detokenized translation
     } else delete out.dataset.text;
@@ -558,6 +559,7 @@ export class AttentionTranslator extends HTMLElement {
         step: stepFor(step, sel),
         scoring: this.#translator?.info().scoring,
         decoder: sel ? 'transformer' : this.#translator?.info().decoder, // the panel's captions
+        guidance: this.#translator?.info().attentionGuidance,
         beam: Boolean(step.beamOnly),
       });
       if (step) {

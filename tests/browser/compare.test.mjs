@@ -201,6 +201,10 @@ describe('the comparison page', { timeout: 900_000 }, () => {
       else assert.match(spread.text, /one batch timed/);
       const bits = meanEntropyBits(expected[side].attention);
       assert.ok(Math.abs(shown.entropy.value - bits) < 1e-9, `${side}: entropy ${shown.entropy.value} vs ${bits}`);
+      // A model trained towards an aligner's links says so beside its entropy, and only such a model.
+      const guided = await page.$eval(`[data-side="${side}"] [data-role="entropy-guided"]`, (el) => ({ visible: el.checkVisibility(), text: el.textContent }));
+      assert.equal(guided.visible, info.attentionGuidance === 'ibm1-diag', `${side}: ${info.attentionGuidance}`);
+      if (guided.visible) assert.match(guided.text, /statistical word aligner/);
     }
     const cost = await page.textContent('[data-side="a"] .bl-cmp-fact:nth-child(3)');
     assert.match(cost, /median/);

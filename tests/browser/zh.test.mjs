@@ -42,7 +42,7 @@ const KEEP = new Map(Object.entries({
   // names of things that Chinese technical writing does not translate
   Transformer: 'model name', RNN: 'acronym', RNNencdec: 'the paper’s name for its baseline', BLEU: 'metric name',
   WebAssembly: 'technology name', SIMD: 'acronym', Web: 'the Web Worker API', Worker: 'the Web Worker API',
-  Chromium: 'browser name',
+  Chromium: 'browser name', IBM: 'model name (IBM 模型 1, the statistical aligner of guided training)',
   SVG: 'file format', PNG: 'file format', Enter: 'key name', Shift: 'key name',
   // notation of the paper's formulas (the letters of vectors and matrices are single letters)
   softmax: 'function name', tanh: 'function name', exp: 'function name', log: 'function name (log₂)',

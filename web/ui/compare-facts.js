@@ -6,7 +6,8 @@
 // A Transformer side (info().arch) shows its attention's formula and sizes instead, and, when
 // the engine cannot time its scoring, "n/a" with the engine's reason.
 //
-// Automation hooks: data-role="formula", "dims", "params", "all-params", "cost", "entropy"; the
+// Automation hooks: data-role="formula", "dims", "params", "all-params", "cost", "entropy",
+// "entropy-guided" (shown for a model trained with guided attention); the
 // numbers carry data-value, the exact number (cost: the median); data-role="cost-spread" carries
 // data-min and data-max (the fastest and the slowest batch) and data-batches.
 
@@ -57,6 +58,7 @@ export class ModelFacts {
     e.entropyTerm = h('dt');
     e.entropy = dd('entropy', 'bl-cmp-value');
     e.entropyScale = h('dd', { class: 'bl-cmp-note' });
+    e.entropyGuided = h('dd', { class: 'bl-cmp-note', 'data-role': 'entropy-guided' });
     const group = (...kids) => h('div', { class: 'bl-cmp-fact' }, ...kids);
     this.element = h(
       'dl',
@@ -64,7 +66,7 @@ export class ModelFacts {
       group(e.formulaTerm, e.formula, e.dims, e.dimsKey),
       group(e.paramsTerm, e.params, e.paramsSum),
       group(e.costTerm, e.cost, e.costSpread, e.costNote),
-      group(e.entropyTerm, e.entropy, e.entropyScale),
+      group(e.entropyTerm, e.entropy, e.entropyScale, e.entropyGuided),
       group(e.allTerm, e.all),
     );
   }
@@ -138,5 +140,7 @@ export class ModelFacts {
     }
     e.entropyScale.textContent = n > 0 ? C.entropyScale(n, Math.log2(n)) : '';
     e.entropyScale.hidden = !(n > 0);
+    e.entropyGuided.textContent = C.entropyGuided;
+    e.entropyGuided.hidden = info?.attentionGuidance !== 'ibm1-diag';
   }
 }

@@ -50,6 +50,9 @@ const en = {
   entropyScale: (n, max) =>
     `0 = all weight on one word; log₂ ${n} = ${max.toFixed(2)} = spread evenly over the ${n} columns.`,
   entropyNone: 'no rows yet',
+  // info().attentionGuidance 'ibm1-diag': sharper by training, and the reader comparing
+  // entropies should know it.
+  entropyGuided: 'This model’s attention was also trained towards a statistical word aligner’s links (IBM Model 1 on the same training pairs, no human labels), which makes its rows sharper than attention learns alone.',
   tvTitle: 'Where they differ most:',
   tv: (row, a, b, tv) =>
     `Row ${row + 1} (marked ◆): ${a.who} writes “${a.word}”, looking most at “${a.peak}”; ` +
@@ -129,6 +132,7 @@ const zh = {
   entropyValue: (bits, rows) => `${bits.toFixed(2)} 比特（共 ${rows} 行）`,
   entropyScale: (n, max) => `0 = 全部权重落在一个词上；log₂ ${n} = ${max.toFixed(2)} = 均匀分布在 ${n} 列上。`,
   entropyNone: '尚无行',
+  entropyGuided: '这个模型的注意力在训练时还被拉向一个统计词对齐器给出的连接（IBM 模型 1，在同样的训练句对上运行，没有人工标注），所以它的行比注意力单独学到的更集中。',
   tvTitle: '差别最大的一行：',
   tv: (row, a, b, tv) =>
     `第 ${row + 1} 行（标有 ◆）：${a.who}输出“${a.word}”，最关注“${a.peak}”；` +

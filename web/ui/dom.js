@@ -45,6 +45,12 @@ export function fmt(x, digits = 3) {
 }
 
 // Tokens as the page shows them: the end-of-sentence column gets a readable label.
+// What the output shows for a finished translation without a word (the model wrote </s> first),
+// so that an empty result reads as the model's answer rather than as a page still waiting.
+export function emptyTranslationNote(S) {
+  return h('span', { class: 'bl-empty-translation', 'data-role': 'empty-translation', text: S.emptyTranslation });
+}
+
 export function tokenLabel(tok) {
   return tok === '</s>' ? '⟨/s⟩' : tok;
 }

@@ -27,7 +27,7 @@ export class StepPanel {
     this.render(this.#last);
   }
 
-  // view: null (nothing yet), or {columns, step, scoring, decoder}. step is a steps() step
+  // view: null (nothing yet), or {columns, step, scoring, decoder, guidance}. step is a steps() step
   // ({index, word, e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode
   // only {index, word, alpha} is known, and beam is true. A row of align() (the user's own
   // French) has forced: true, word the typed token and vocabWord what the model read.
@@ -40,7 +40,7 @@ export class StepPanel {
       root.replaceChildren(h('p', { class: 'bl-steps-empty', text: S.stepNone }));
       return;
     }
-    const { columns, step, scoring = 'additive', decoder = 'paper', beam = false } = view;
+    const { columns, step, scoring = 'additive', decoder = 'paper', guidance = 'none', beam = false } = view;
     const forced = Boolean(step.forced);
     const isEnd = step.done && step.word === '</s>';
     root.dataset.step = String(step.index);
@@ -74,7 +74,10 @@ export class StepPanel {
       grid.append(section(1, S.stepTitles[0], tf ? S.captionScoreTransformer : captions[scoring] ?? captions.additive,
         scoreBars(columns, step.e), 'scores'));
     }
-    grid.append(section(2, S.stepTitles[1], tf ? S.captionWeightsTransformer : S.captionWeights, weightBars(columns, step.alpha), 'weights'));
+    // How these weights were learned, where training did more than translate (info().attentionGuidance).
+    const weightsCaption = tf ? S.captionWeightsTransformer
+      : guidance === 'ibm1-diag' ? `${S.captionWeights} ${S.captionWeightsGuided}` : S.captionWeights;
+    grid.append(section(2, S.stepTitles[1], weightsCaption, weightBars(columns, step.alpha), 'weights'));
     if (!beam) {
       grid.append(section(3, S.stepTitles[2], tf ? S.captionMixTransformer : S.captionMix, context(columns, step, S, tf), 'context'));
       grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));

@@ -77,6 +77,8 @@ const en = {
   matrixDescription: (rows, cols) =>
     `Attention weights: ${rows} rows, one per French output word, and ${cols} columns, one per English source token plus the end-of-sentence marker. Each row sums to 1. Colour runs from dark purple (0) to yellow (1). Use the arrow keys to move between cells.`,
   matrixEmpty: 'The matrix appears here as the sentence is translated.',
+  // A finished translation with no word: the model's first choice was the end marker.
+  emptyTranslation: 'No French: the model’s first choice was the end marker ⟨/s⟩, so the translation ended at once. The step panel shows that step.',
   tableCaption: 'Attention weights (rows: French words; columns: English tokens)',
   corner: 'French word \\ English token',
   weight: 'weight',
@@ -93,6 +95,9 @@ const en = {
   },
   captionWeights:
     'Softmax turns the scores into weights that are all positive and sum to 1: αⱼ = exp(eⱼ) / Σₖ exp(eₖ). These weights are the new row of the matrix.',
+  // A model trained with scripts/train --guided-alignment (info().attentionGuidance 'ibm1-diag').
+  captionWeightsGuided:
+    'How this model learned them: besides translating, its training pulled each French word’s weights towards the English words that a simple statistical aligner (IBM Model 1, run on the same training pairs, no human labels) links it to. That makes the rows sharper than attention learns alone; the computation here is the same.',
   captionMix:
     'The context vector is the weighted average of the encoder’s annotations: cᵢ = Σⱼ αⱼ hⱼ. The bar shows each word’s share of the mix; the strip shows the numbers of cᵢ (purple negative, orange positive).',
   captionGenerate:
@@ -106,7 +111,7 @@ const en = {
   notEnglish: (unknown, words) =>
     `This model reads English: ${unknown} of ${words} ${words === 1 ? 'word is' : 'words are'} unknown to it, so the translation below is a guess.`,
   captionEosPeak:
-    'Most of this word’s weight is on ⟨/s⟩, the end marker. The forward encoder has read the whole sentence when it gets there, so that annotation is a summary of it, and the model often looks there rather than at one word, most of all for the first French word.',
+    'Most of this word’s weight is on ⟨/s⟩, the end marker. The forward encoder has read the whole sentence when it gets there, so that annotation is a summary of it: a model trained on translation alone often looks there rather than at one word, most of all for the first French word.',
   captionUnkBanned: (word) =>
     `The model’s first choice was ⟨unk⟩, which would copy the English word “${word}” into the French. A lower-case English word is never right there, so the decoder takes its best real word instead.`,
   // The conditional GRU (Sennrich et al. 2017): the query is s′ᵢ, the state after reading yᵢ₋₁.
@@ -244,6 +249,7 @@ const zh = {
   matrixDescription: (rows, cols) =>
     `注意力权重：共 ${rows} 行，每行对应一个法语输出词；共 ${cols} 列，每列对应一个英文源词，最后一列是句末标记。每行之和为 1。颜色从深紫（0）渐变到黄色（1）。可用方向键在单元格之间移动。`,
   matrixEmpty: '翻译开始后，矩阵会在这里逐行出现。',
+  emptyTranslation: '没有法语译文：模型的第一个选择就是句末标记 ⟨/s⟩，所以翻译立即结束。下方的步骤面板显示的就是这一步。',
   tableCaption: '注意力权重（行：法语词；列：英文词）',
   corner: '法语词 \\ 英文词',
   weight: '权重',
@@ -259,6 +265,8 @@ const zh = {
   },
   captionWeights:
     'softmax 把分数变成权重：每个权重都为正，总和为 1，即 αⱼ = exp(eⱼ) / Σₖ exp(eₖ)。这组权重就是矩阵中新增的那一行。',
+  captionWeightsGuided:
+    '这个模型是怎样学到这些权重的：训练时除了翻译，还把每个法语词的权重拉向一个简单的统计对齐器（IBM 模型 1，在同样的训练句对上运行，没有人工标注）为它连上的英文词。这样得到的行比注意力单独学到的更集中；这里的计算方式不变。',
   captionMix:
     '上下文向量是编码器各位置表示的加权平均：cᵢ = Σⱼ αⱼ hⱼ。色条显示每个词在其中所占的份额；色带显示 cᵢ 的各个分量（紫色为负，橙色为正）。',
   captionGenerate:
@@ -269,7 +277,7 @@ const zh = {
   captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
   notEnglish: (unknown, words) => `这个模型只读英文：${words} 个词中有 ${unknown} 个它不认识，所以下面的译文只是猜测。`,
   captionEosPeak:
-    '这个词的大部分权重落在 ⟨/s⟩（句末标记）上。正向编码器读到句末时已读完整句，所以那里的注释向量是整句的概括；模型常常看向那里，而不是某一个词，第一个法语词尤其如此。',
+    '这个词的大部分权重落在 ⟨/s⟩（句末标记）上。正向编码器读到句末时已读完整句，所以那里的注释向量是整句的概括；只靠翻译训练的模型常常看向那里，而不是某一个词，第一个法语词尤其如此。',
   captionUnkBanned: (word) =>
     `模型的首选是 ⟨unk⟩，这会把英文词“${word}”原样抄进法语译文。小写的英文词放在那里从来都不对，所以解码器改选它最有把握的真实词。`,
   captionScoreCgru: {
