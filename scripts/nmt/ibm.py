@@ -57,7 +57,7 @@ class Direction:
 
     def __init__(self, p_null=0.08, lam=4.0):
         self.p_null, self.lam = p_null, lam
-        self.t = {}
+        self.keys = self.t = None  # after fit(): the sorted pair keys and p(target | source)
 
     def fit(self, src, tgt, iterations=5):
         rows, sw, tw, _, prior = _triples(src, tgt, self.p_null, self.lam)
@@ -70,16 +70,17 @@ class Direction:
             counts = np.bincount(inv, weights=post, minlength=len(keys))
             total = np.bincount(key_src, weights=counts)
             t = counts / total[key_src]
-        self.t = dict(zip(keys.tolist(), t.tolist()))
+        self.keys, self.t = keys, t
         return self
 
     def viterbi(self, src, tgt):
         """For each pair, the set of (source position, target position) links; a target word
         whose best source is NULL has none."""
         rows, sw, tw, pos, prior = _triples(src, tgt, self.p_null, self.lam)
-        get = self.t.get
-        t = np.fromiter((get(int(k), 1e-7) for k in (sw * KEY + tw)), float, len(sw))
-        p = t * prior
+        # np.unique left the keys sorted: a binary search finds each pair, 1e-7 for one not seen
+        q = sw * KEY + tw
+        at = np.minimum(np.searchsorted(self.keys, q), len(self.keys) - 1)
+        p = np.where(self.keys[at] == q, self.t[at], 1e-7) * prior
         order = np.lexsort((-p, rows))  # best first inside each row
         first = np.ones(len(order), bool)
         first[1:] = rows[order][1:] != rows[order][:-1]
