@@ -3,7 +3,7 @@
 //
 // How far the engines' int8 models are from the PyTorch reference, which computes with f32
 // activations (scripts/nmt/golden.py) while the engines quantize each activation vector to
-// int16 (kernels.h, qd16). Per wasm engine:
+// 14-bit integers (kernels.h, qd14). Per wasm engine:
 //   tiny int8 fixtures (tests/fixtures/tiny-*-int8.json): the largest |difference| of every
 //     step's e, alpha, c, top-5 log-probs and prob (up to a step whose token differs, after
 //     which the decodings part), of the forced log-prob and of the beam-4 norm, and how many

@@ -19,6 +19,9 @@ namespace bl {
 
 struct LoadParams {
   bool use_simd = true;  // false forces the scalar kernels (same results, within 1e-5)
+  // With use_simd: the relaxed-SIMD int8 products where the host installed them (wasm only;
+  // kernels.h). Same bits as without; false is for comparing the two.
+  bool use_relaxed = true;
 };
 
 struct TranslateParams {
@@ -166,6 +169,12 @@ struct SelfAttention {
 };
 
 class Decoder;
+
+// wasm SIMD builds: takes relaxed SIMD's int8 loop (src/kernels/qs8-wasmrelaxed.wat), which the
+// host instantiated on this module's memory and put at this index of its function table
+// (web/lib/relaxed.js). Translators loaded afterwards with use_relaxed use it. False, and
+// nothing changes, in other builds or when the loop fails its check against exact sums.
+bool install_relaxed_kernels(uintptr_t table_index);
 
 class Translator {
  public:

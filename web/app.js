@@ -14,6 +14,7 @@ import { TransformerParts } from './app/transformer.js';
 import { ModelMenu } from './app/model-menu.js';
 import { MAX_BEAM, permalink, readParams } from './app/params.js';
 import { currentView, showView, wireViews } from './app/views.js';
+import { RELAXED_REASON } from './lib/relaxed.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
 import { emptyTranslationNote, fmt, h, pieces, tokenLabel } from './ui/dom.js';
@@ -393,7 +394,8 @@ function renderStatus() {
     return;
   }
   const { info, engine: eng } = engine;
-  const reason = params.simd === false ? 'forced by ?simd=0' : eng.reason;
+  const reason = params.simd === false ? 'forced by ?simd=0'
+    : eng.kernels === 'wasm-relaxed' ? RELAXED_REASON : eng.reason;
   const parts = [
     `${S.engine}: ${S.engineUsed(eng.variant, reason)}`,
     `${S.modelLabel(params.model.label)}: ${bytes(info.fileBytes)}, ${info.dtype}, ${S.paramCount(info.numParams)}, ${modelKind(S, TRANSFORMER_STRINGS[lang], info)}`,

@@ -12,7 +12,7 @@ export const ENGINES = ['wasm-simd', 'wasm-scalar', 'native'];
 
 const WASM_FILES = ['simd', 'scalar'].flatMap((v) =>
   ['js', 'wasm'].map((ext) => path.join(ROOT, 'web', 'dist', `bahdanau-${v}.${ext}`)),
-);
+).concat([path.join(ROOT, 'web', 'dist', 'bahdanau-relaxed.wasm')]);
 
 // Builds the engine (scripts/setup + scripts/build) unless its files exist; progress goes to
 // stderr so stdout stays the translations. Throws if the build fails. Processes asking at once

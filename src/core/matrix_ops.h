@@ -12,7 +12,8 @@ namespace bl {
 inline void matvec(const Kernels& k, const Matrix& W, const float* x, const float* bias,
                    float* y) {
   if (W.is_int8())
-    k.gemv_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), x, bias, y);
+    k.gemv_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), W.row_sum.data(), x, bias,
+              y);
   else
     k.gemv_f32(W.rows, W.cols, W.f32.data(), W.cols, x, bias, y);
 }
@@ -21,7 +22,8 @@ inline void matvec(const Kernels& k, const Matrix& W, const float* x, const floa
 inline void matmat(const Kernels& k, const Matrix& W, size_t B, const float* X, size_t ldx,
                    const float* bias, float* Y, size_t ldy) {
   if (W.is_int8())
-    k.gemm_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), B, X, ldx, bias, Y, ldy);
+    k.gemm_i8(W.rows, W.cols, W.i8.data(), W.cols, W.scale.data(), W.row_sum.data(), B, X, ldx,
+              bias, Y, ldy);
   else
     k.gemm_f32(W.rows, W.cols, W.f32.data(), W.cols, B, X, ldx, bias, Y, ldy);
 }

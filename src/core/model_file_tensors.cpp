@@ -346,6 +346,12 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
       if (t.is_i8) {
         m.i8.resize(size_t(t.end - t.begin));
         std::memcpy(m.i8.data(), data + t.begin, m.i8.size());
+        m.row_sum.assign(m.rows, 0);
+        for (size_t r = 0; r < m.rows; r++) {
+          int64_t sum = 0;
+          for (size_t k = 0; k < m.cols; k++) sum += m.i8[r * m.cols + k];
+          m.row_sum[r] = int32_t(sum);  // wraps only past 2^24 columns, which are not used
+        }
       } else if (!copy_floats(t, data, &m.f32, error)) {
         return false;
       }

@@ -29,13 +29,16 @@ const char* scoring_name(Scoring s) {
 Translator::Translator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Translator::~Translator() = default;
 
+bool install_relaxed_kernels(uintptr_t table_index) { return install_relaxed_dots(table_index); }
+
 std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
                                              const LoadParams& params, std::string* error) {
   auto impl = std::make_unique<Impl>();
   if (!load_model(bytes, size, &impl->data, error)) return nullptr;
   const ModelData& d = impl->data;
   const Config& c = d.config;
-  const Kernels& k = params.use_simd ? simd_kernels() : scalar_kernels();
+  const Kernels* relaxed = params.use_simd && params.use_relaxed ? relaxed_kernels() : nullptr;
+  const Kernels& k = relaxed ? *relaxed : params.use_simd ? simd_kernels() : scalar_kernels();
   if (c.arch == Arch::Transformer) {
     auto t = std::make_unique<Transformer>(d, k);
     impl->transformer = t.get();

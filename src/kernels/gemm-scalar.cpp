@@ -54,7 +54,7 @@ void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, si
 // own scale, then every row's exact integer dot with it. Exact integers make the loop order
 // free; rows outside, vectors inside keeps a row of W in cache for all B vectors.
 void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                         size_t B, const float* X, size_t ldx, const float* bias, float* Y,
+                         const int32_t* /*wsum*/, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
                          size_t ldy) {
   const size_t padded = (cols + 15) & ~size_t(15);
   thread_local std::vector<int16_t> xq;  // one Model per thread at a time (model.cpp)
@@ -62,7 +62,7 @@ void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, c
   if (xq.size() < B * padded) xq.resize(B * padded);
   if (xs.size() < B) xs.resize(B);
   for (size_t b = 0; b < B; b++)
-    xs[b] = bl_qd16_quantize__scalar(cols, X + b * ldx, xq.data() + b * padded);
+    xs[b] = bl_qd14_quantize__scalar(cols, X + b * ldx, xq.data() + b * padded);
   for (size_t r = 0; r < rows; r++) {
     const int8_t* w = W + r * ld;
     for (size_t b = 0; b < B; b++) {

@@ -130,9 +130,9 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
 // products are exact integers, so any loop order gives gemv's bits. (Feeding each widened load
 // of W to two vectors at once, 4 x 2 accumulators, measured 40% slower in V8 at B = 32.)
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
-                           const float* scale, size_t B, const float* X, size_t ldx,
+                           const float* scale, const int32_t* wsum, size_t B, const float* X, size_t ldx,
                            const float* bias, float* Y, size_t ldy) {
-  if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, X, bias, Y);
+  if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, X, bias, Y);
   const size_t padded = (cols + 15) & ~size_t(15);
   // One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
   // reason); grown once to the largest batch and matrix, then reused.
@@ -141,7 +141,7 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
   if (xq.size() < B * padded) xq.resize(B * padded);
   if (xs.size() < B) xs.resize(B);
   for (size_t b = 0; b < B; b++)
-    xs[b] = bl_qd16_quantize__wasmsimd(cols, X + b * ldx, xq.data() + b * padded);
+    xs[b] = bl_qd14_quantize__wasmsimd(cols, X + b * ldx, xq.data() + b * padded);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const int8_t* w[4] = {W + r * ld, W + (r + 1) * ld, W + (r + 2) * ld, W + (r + 3) * ld};

@@ -54,11 +54,11 @@ void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
   }
 }
 
-// int16 activations (kernels.h: qd16): what the scalar bl_qd16_quantize__scalar computes, eight
+// 14-bit activations (kernels.h: qd14): what the scalar bl_qd14_quantize__scalar computes, eight
 // at a time. max is taken with pmax, which is `a < b ? b : a` like the scalar loop, and the
 // rounding is the same magic-number add (see gemv-scalar.cpp), so xq and the scale are bitwise
 // the scalar ones.
-float bl_qd16_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
+float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
   v128_t vmax = wasm_f32x4_splat(0.0f);
   size_t k = 0;
   for (; k + 4 <= n; k += 4) vmax = wasm_f32x4_pmax(vmax, wasm_f32x4_abs(wasm_v128_load(x + k)));
@@ -72,7 +72,7 @@ float bl_qd16_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
     std::memset(xq, 0, padded * sizeof(int16_t));
     return 0.0f;
   }
-  const v128_t inv = wasm_f32x4_splat(32767.0f / amax);
+  const v128_t inv = wasm_f32x4_splat(8191.0f / amax);
   const v128_t magic = wasm_f32x4_splat(12582912.0f);  // 1.5 * 2^23
   auto q8 = [&](const float* p, int16_t* out) {
     const v128_t a = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(p), inv), magic), magic);
@@ -88,21 +88,21 @@ float bl_qd16_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
     k += 8;
   }
   if (k < padded) std::memset(xq + k, 0, (padded - k) * sizeof(int16_t));
-  return amax / 32767.0f;
+  return amax / 8191.0f;
 }
 
 // One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
 // reason): the quantized x, grown to the widest matrix once and then reused.
-int16_t* bl_qd16_scratch__wasmsimd(size_t n) {
+int16_t* bl_qd14_scratch__wasmsimd(size_t n) {
   thread_local std::vector<int16_t> buf;
   if (buf.size() < n) buf.resize(n);
   return buf.data();
 }
 
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                           const float* x, const float* bias, float* y) {
-  int16_t* xq = bl_qd16_scratch__wasmsimd((cols + 15) & ~size_t(15));
-  const float xs = bl_qd16_quantize__wasmsimd(cols, x, xq);
+                           const int32_t* /*wsum*/, const float* x, const float* bias, float* y) {
+  int16_t* xq = bl_qd14_scratch__wasmsimd((cols + 15) & ~size_t(15));
+  const float xs = bl_qd14_quantize__wasmsimd(cols, x, xq);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const int8_t* w[4] = {W + r * ld, W + (r + 1) * ld, W + (r + 2) * ld, W + (r + 3) * ld};

@@ -11,11 +11,11 @@
 void bl_f32_gemv__scalar(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                          const float* bias, float* y);
 void bl_qs8_gemv__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                         const float* x, const float* bias, float* y);
+                         const int32_t* wsum, const float* x, const float* bias, float* y);
 // The int8 products' helpers, shared by gemv and gemm (gemv-scalar.cpp says what they compute).
-float bl_qd16_quantize__scalar(size_t n, const float* x, int16_t* xq);
+float bl_qd14_quantize__scalar(size_t n, const float* x, int16_t* xq);
 int64_t bl_qs8_dot__scalar(size_t n, const int8_t* w, const int16_t* xq);
-int16_t* bl_qd16_scratch__scalar(size_t n);
+int16_t* bl_qd14_scratch__scalar(size_t n);
 // attention-*.cpp
 void bl_f32_additive_score__scalar(size_t n, size_t dim, const float* keys, size_t ld,
                                    const float* q, const float* v, float* e);
@@ -39,16 +39,16 @@ void bl_f32_layer_norm__scalar(size_t n, const float* x, const float* g, const f
 void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                          const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
 void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                         size_t B, const float* X, size_t ldx, const float* bias, float* Y,
+                         const int32_t* wsum, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
                          size_t ldy);
 
 #if defined(BL_HAVE_SIMD)
 void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                            const float* bias, float* y);
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                           const float* x, const float* bias, float* y);
-float bl_qd16_quantize__wasmsimd(size_t n, const float* x, int16_t* xq);
-int16_t* bl_qd16_scratch__wasmsimd(size_t n);
+                           const int32_t* wsum, const float* x, const float* bias, float* y);
+float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq);
+int16_t* bl_qd14_scratch__wasmsimd(size_t n);
 void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld,
                                      const float* q, const float* v, float* e);
 void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
@@ -66,6 +66,18 @@ void bl_f32_layer_norm__wasmsimd(size_t n, const float* x, const float* g, const
 void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                            const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
-                           const float* scale, size_t B, const float* X, size_t ldx,
+                           const float* scale, const int32_t* wsum, size_t B, const float* X, size_t ldx,
                            const float* bias, float* Y, size_t ldy);
+#endif
+
+#if defined(BL_HAVE_RELAXED)
+// gemv-wasmrelaxed.cpp (wasm SIMD builds only): the int8 products through relaxed SIMD.
+void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
+                              const float* scale, const int32_t* wsum, const float* x,
+                              const float* bias, float* y);
+void bl_qs8_gemm__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
+                              const float* scale, const int32_t* wsum, size_t B, const float* X,
+                              size_t ldx, const float* bias, float* Y, size_t ldy);
+bool bl_relaxed_install__wasmrelaxed(uintptr_t table_index);
+bool bl_relaxed_installed__wasmrelaxed();
 #endif

@@ -14,19 +14,23 @@
 namespace bl {
 
 struct Kernels {
-  const char* name;  // "scalar" or "wasm-simd"
+  const char* name;  // "scalar", "wasm-simd" or "wasm-relaxed"
 
   // y[r] = bias[r] + sum_k W[r*ld + k] * x[k]      (bias may be null: treated as 0)
   void (*gemv_f32)(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                    const float* bias, float* y);
   // y[r] = bias[r] + (scale[r] * xs) * float(sum_k W[r*ld + k] * xq[k])    (bias may be null)
-  // with x quantized once per call to int16 (qd16): amax = max|x|, xs = amax / 32767,
-  // xq[k] = round(x[k] / xs) in [-32767, 32767] (gemv-scalar.cpp has the exact f32 steps). The
+  // with x quantized once per call to 14-bit integers (qd14): amax = max|x|, xs = amax / 8191,
+  // xq[k] = round(x[k] / xs) in [-8191, 8191] (gemv-scalar.cpp has the exact f32 steps). The
   // sum is an exact integer (int64), so every table computes the same bits; against f32
-  // activations it is off by at most scale[r] * sum_k |W[r*ld + k]| * amax / 65534.
-  // SIMD: i32x4.dot_i16x8_s on the int8 weights widened to int16 (qs8-wasmsimd.h). x finite.
+  // activations it is off by at most scale[r] * sum_k |W[r*ld + k]| * amax / 16382.
+  // wsum[r] = sum_k W[r*ld + k] (Matrix::row_sum, computed at load): only the relaxed table
+  // reads it, to take back the offset that makes its activations non-negative
+  // (gemv-wasmrelaxed.cpp); the others ignore it. SIMD: i32x4.dot_i16x8_s on the int8 weights
+  // widened to int16 (qs8-wasmsimd.h). 14 bits rather than 16 so that the relaxed table can
+  // split every activation into two 7-bit halves and get the same integers. x finite.
   void (*gemv_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                  const float* x, const float* bias, float* y);
+                  const int32_t* wsum, const float* x, const float* bias, float* y);
   // e[j] = sum_a v[a] * tanh(keys[j*ld + a] + q[a]),  j < n, a < dim   (additive attention)
   void (*additive_score)(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
                          const float* v, float* e);
@@ -59,7 +63,8 @@ struct Kernels {
                    size_t ldx, const float* bias, float* Y, size_t ldy);
   // Y[b*ldy + r] = gemv_i8's y[r] for x = X + b*ldx (each vector quantized with its own xs)
   void (*gemm_i8)(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
-                  size_t B, const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
+                  const int32_t* wsum, size_t B, const float* X, size_t ldx, const float* bias,
+                  float* Y, size_t ldy);
 
   // The Transformer's own pieces (its attention reuses dot_score, softmax and weighted_sum on
   // one head's columns of a key/value cache, through their ld; its projections are gemv/gemm).
@@ -82,5 +87,12 @@ const Kernels& scalar_kernels();
 // The wasm SIMD table; when the library was built without BL_HAVE_SIMD it is the scalar one.
 const Kernels& simd_kernels();
 bool have_simd_kernels();
+// The wasm SIMD table with relaxed-SIMD int8 products (gemv-wasmrelaxed.cpp), or null: only a
+// wasm SIMD build has it, and only once its host installed the relaxed kernel module (a JS
+// engine that validates relaxed SIMD; web/lib/relaxed.js). Same results as simd_kernels().
+const Kernels* relaxed_kernels();
+// Installs the relaxed module's `dots` function, which the host put at this index of the wasm
+// function table. False (and nothing installed) where this build cannot use it.
+bool install_relaxed_dots(uintptr_t table_index);
 
 }  // namespace bl

@@ -1,8 +1,9 @@
-// The int8-weight product in wasm SIMD on int16 activations (gemv-wasmsimd.cpp's
-// bl_qs8_gemv__wasmsimd and gemm-wasmsimd.cpp's bl_qs8_gemm__wasmsimd share it).
+// The int8-weight product in wasm SIMD on 14-bit activations, stored as int16
+// (gemv-wasmsimd.cpp's bl_qs8_gemv__wasmsimd and gemm-wasmsimd.cpp's bl_qs8_gemm__wasmsimd share
+// it).
 //
-// What is computed (kernels.h): x is quantized once to int16 with one scale (qd16, below), every
-// row's dot product with it is an exact integer, and that integer becomes f32 once, scaled by
+// What is computed (kernels.h): x is quantized once to 14-bit integers with one scale (qd14),
+// every row's dot product with it is an exact integer, and that integer becomes f32 once, scaled by
 // (row scale * vector scale). Exact integers make the result independent of the order of the
 // sums, so the scalar twin (gemv-scalar.cpp), this 4-row loop and the batched loop all give the
 // same bits without copying each other's accumulation order.
@@ -11,13 +12,13 @@
 // i32x4 adds (x's two int16 loads shared by 4 rows), against ~20 instructions for widening to
 // f32 and a multiply-add per weight.
 //
-// Overflow: |w| <= 128 and |xq| <= 32767, so one product is at most 4,194,176 in size.
-//   - An i32 lane takes a quarter of a row's products: it holds 512 of them (2,147,418,112 <
-//     2^31), i.e. 2048 columns; longer rows flush their lanes into i64 every kChunkCols.
-//   - The sum of a row's 4 lanes fits i32 only up to 512 columns (kI32Cols): there the 4-row
-//     pass adds the lanes in i32 and converts with f32x4.convert_i32x4_s; wider rows (the
-//     readout's 896, a Transformer ffn's 1024) add them in i64 and convert per row. Either way
-//     the float is the correctly rounded value of the exact integer.
+// Overflow: |w| <= 128 and |xq| <= 8191 (qd14), so one product is at most 1,048,448 in size.
+//   - An i32 lane takes a quarter of a row's products: it holds 2048 of them (2,147,221,504 <
+//     2^31), i.e. 8192 columns; longer rows flush their lanes into i64 every kChunkCols.
+//   - The sum of a row's 4 lanes fits i32 only up to 2048 columns (kI32Cols): there the 4-row
+//     pass adds the lanes in i32 and converts with f32x4.convert_i32x4_s; wider rows add them in
+//     i64 and convert per row. Either way the float is the correctly rounded value of the exact
+//     integer.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,8 +28,8 @@
 
 namespace bl_qs8 {
 
-constexpr size_t kI32Cols = 512;
-constexpr size_t kChunkCols = 2048;
+constexpr size_t kI32Cols = 2048;
+constexpr size_t kChunkCols = 8192;
 
 // acc += 16 int8 weights at w times 16 int16 activations (xlo: the first 8, xhi: the last 8);
 // lane l gets columns 2l, 2l+1, 2l+8, 2l+9. The weights are widened by the loads themselves
@@ -89,7 +90,7 @@ static inline void totals_i64(const int8_t* const* w, const int16_t* xq, size_t 
     tot[i] = wasm_i64x2_extract_lane(t[i], 0) + wasm_i64x2_extract_lane(t[i], 1);
 }
 
-// {sum(a), sum(b), sum(c), sum(d)} of i32 lanes (exact when each sum fits, i.e. cols <= 512).
+// {sum(a), sum(b), sum(c), sum(d)} of i32 lanes (exact when each sum fits, i.e. cols <= kI32Cols).
 static inline v128_t hsum4_i32x4(v128_t a, v128_t b, v128_t c, v128_t d) {
   const v128_t ab = wasm_i32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5),
                                    wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));

@@ -61,4 +61,29 @@ bool have_simd_kernels() { return false; }
 
 #endif
 
+#if defined(BL_HAVE_RELAXED)
+
+// The SIMD table with the relaxed int8 products: everything else is the same code.
+const Kernels* relaxed_kernels() {
+  static const Kernels k = [] {
+    Kernels t = simd_kernels();
+    t.name = "wasm-relaxed";
+    t.gemv_i8 = bl_qs8_gemv__wasmrelaxed;
+    t.gemm_i8 = bl_qs8_gemm__wasmrelaxed;
+    return t;
+  }();
+  return bl_relaxed_installed__wasmrelaxed() ? &k : nullptr;
+}
+
+bool install_relaxed_dots(uintptr_t table_index) {
+  return bl_relaxed_install__wasmrelaxed(table_index);
+}
+
+#else
+
+const Kernels* relaxed_kernels() { return nullptr; }
+bool install_relaxed_dots(uintptr_t) { return false; }
+
+#endif
+
 }  // namespace bl

@@ -116,16 +116,17 @@ val step_object(const bl::Step& s) {
   return o;
 }
 
-// JS: `new Module.Translator()`, then `load(bytes, simd)`; web/lib owns it and calls delete().
+// JS: `new Module.Translator()`, then `load(bytes, simd, relaxed)`; web/lib owns it and calls
+// delete().
 class Translator {
  public:
   // "" on success, else the loader's message. bytes: a Uint8Array, copied into the heap for
   // the duration of the call (the core keeps its own copy of the weights).
-  std::string load(const val& bytes, bool simd) {
+  std::string load(const val& bytes, bool simd, bool relaxed) {
     const std::vector<uint8_t> buf = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
     std::string err;
     std::unique_ptr<bl::Translator> tr =
-        bl::Translator::load(buf.data(), buf.size(), bl::LoadParams{simd}, &err);
+        bl::Translator::load(buf.data(), buf.size(), bl::LoadParams{simd, relaxed}, &err);
     if (!tr) return err.empty() ? "cannot load the model" : err;
     tr_ = std::move(tr);
     return "";
@@ -364,6 +365,12 @@ double heap_used() { return double(mallinfo().uordblks); }
 
 }  // namespace
 
+// web/lib/relaxed.js: the table index where it put qs8-wasmrelaxed.wat's dots (a double in JS).
+bool install_relaxed(double table_index) {
+  if (!(table_index >= 1 && table_index < 4294967296.0)) return false;
+  return bl::install_relaxed_kernels(uintptr_t(table_index));
+}
+
 EMSCRIPTEN_BINDINGS(bahdanau) {
   emscripten::class_<Translator>("Translator")
       .constructor<>()
@@ -382,6 +389,7 @@ EMSCRIPTEN_BINDINGS(bahdanau) {
       .function("columns", &Decoder::columns)
       .function("next", &Decoder::next)
       .function("result", &Decoder::result);
+  emscripten::function("installRelaxed", &install_relaxed);
   emscripten::function("heatmap", &heatmap);
   emscripten::function("dumpJson", &dump_json);
   emscripten::function("heapUsed", &heap_used);

@@ -48,7 +48,7 @@ void bench_gemv_i8(benchmark::State& st, const bl::Kernels* k, size_t rows, size
   const auto x = randf(cols, -1, 1, 2), b = randf(rows, -1, 1, 3), s = randf(rows, 1e-3f, 1e-2f, 4);
   std::vector<float> y(rows);
   for (auto _ : st) {
-    k->gemv_i8(rows, cols, W.data(), cols, s.data(), x.data(), b.data(), y.data());
+    k->gemv_i8(rows, cols, W.data(), cols, s.data(), nullptr, x.data(), b.data(), y.data());
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }

@@ -99,7 +99,10 @@ describe('the widget', { timeout: 900_000 }, () => {
     assertShows(c, rc);
     assert.equal(count(page, '/models/en-fr.safetensors'), 1, 'the shared model is downloaded once');
     assert.equal(count(page, '/fixtures/tiny-additive-f32.safetensors'), 1);
-    assert.equal(page.requests.filter((p) => p.endsWith('.wasm')).length, 1, 'one wasm instance');
+    // One engine (and, in a Chromium with relaxed SIMD, its relaxed int8 loop), fetched once.
+    assert.equal(count(page, '/bahdanau-simd.wasm'), 1, 'one wasm instance');
+    assert.equal(count(page, '/bahdanau-relaxed.wasm'), 1, 'one relaxed loop');
+    assert.equal(page.requests.filter((p) => p.endsWith('.wasm')).length, 2, 'no other wasm');
     assert.match(a.status, /wasm-simd/);
     // controls="none" has no buttons; "full" has the text box; panel shows the four steps.
     const ui = await page.evaluate(() => {

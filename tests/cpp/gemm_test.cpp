@@ -45,6 +45,7 @@ std::vector<Shape> shapes() {
 struct Data {
   std::vector<float> Wf, scale, X, bias;
   std::vector<int8_t> Wq;
+  std::vector<int32_t> wsum;  // Matrix::row_sum of Wq
   size_t ld, ldx, ldy;
 };
 
@@ -70,6 +71,9 @@ Data make(const Shape& s, std::mt19937& rng, bool zeros = false) {
     d.scale[r] = 0.01f * (1.0f + u(rng));
     d.bias[r] = zeros ? -0.0f : u(rng);
   }
+  d.wsum.assign(s.rows, 0);
+  for (size_t r = 0; r < s.rows; r++)
+    for (size_t k = 0; k < s.cols; k++) d.wsum[r] += d.Wq[r * d.ld + k];
   d.X.resize(s.B * d.ldx);
   for (size_t i = 0; i < d.X.size(); i++) d.X[i] = zeros ? (i % 3 ? -0.0f : 0.0f) : u(rng);
   return d;
@@ -86,14 +90,15 @@ void check(const Kernels& k, const Shape& s, const Data& d, bool int8) {
   const float kPad = 12345.0f;
   std::vector<float> Y(s.B * d.ldy, kPad), y(s.rows);
   if (int8)
-    k.gemm_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), s.B, d.X.data(), d.ldx, bias,
+    k.gemm_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), d.wsum.data(), s.B, d.X.data(), d.ldx, bias,
               Y.data(), d.ldy);
   else
     k.gemm_f32(s.rows, s.cols, d.Wf.data(), d.ld, s.B, d.X.data(), d.ldx, bias, Y.data(), d.ldy);
   for (size_t b = 0; b < s.B; b++) {
     const float* x = d.X.data() + b * d.ldx;
     if (int8)
-      k.gemv_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), x, bias, y.data());
+      k.gemv_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), d.wsum.data(), x, bias,
+                y.data());
     else
       k.gemv_f32(s.rows, s.cols, d.Wf.data(), d.ld, x, bias, y.data());
     for (size_t r = 0; r < s.rows; r++)
@@ -155,7 +160,7 @@ TEST(Gemm, SimdCloseToScalar) {
       const Kernels& k = t ? bl::simd_kernels() : bl::scalar_kernels();
       float* Y = t ? Y1.data() : Y0.data();
       if (int8)
-        k.gemm_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), s.B, d.X.data(), d.ldx,
+        k.gemm_i8(s.rows, s.cols, d.Wq.data(), d.ld, d.scale.data(), d.wsum.data(), s.B, d.X.data(), d.ldx,
                   d.bias.data(), Y, d.ldy);
       else
         k.gemm_f32(s.rows, s.cols, d.Wf.data(), d.ld, s.B, d.X.data(), d.ldx, d.bias.data(), Y,

@@ -51,18 +51,18 @@ void expect_close(const std::vector<float>& got, const json& want, const std::st
   }
 }
 
-// The int8 Transformer's tolerance. The int8 kernels quantize each activation vector to int16
-// (gemv-scalar.cpp, qd16: up to amax / 65534 per element), and a Transformer feeds every
+// The int8 Transformer's tolerance. The int8 kernels quantize each activation vector to 14 bits
+// (gemv-scalar.cpp, qd14: up to amax / 16382 per element), and a Transformer feeds every
 // product through LayerNorms that rescale it by 1/std: on the tiny model (d_model 12, weights
-// N(0, 0.6)) log-probs move up to 1.4e-4 from the dequantized-f32 reference; tokens stay
-// identical. 3e-4 leaves room for the other kernel table; a wrong term moves them by 1e-2.
-constexpr double kTransformerInt8Tol = 3e-4;
+// N(0, 0.6)) values move up to 7.5e-4 (relative above 1) from the dequantized-f32 reference;
+// tokens stay identical. 1.5e-3 leaves room for that; a wrong term moves them by 1e-2.
+constexpr double kTransformerInt8Tol = 1.5e-3;
 
 // The RNN int8 models' tolerance, for the same reason: measured (node scripts/int8-error.mjs)
-// at most 7.3e-4 on the top log-probs, 4.5e-4 on e, 1.2e-4 on prob, 9.5e-5 on alpha, 8.3e-3 on a
-// 39-row forced log-prob; docs/model-format.md has the table. Their random tiny weights leave
+// at most 3.4e-3 on the top log-probs, 2.1e-3 on e, 7.8e-4 on prob, 2.7e-4 on alpha, 3.9e-2 on
+// a 39-row forced log-prob; docs/model-format.md has the table. Their random tiny weights leave
 // near ties, which expect_top_ids and the flip rule below allow for.
-constexpr double kRnnInt8Tol = 2e-3;
+constexpr double kRnnInt8Tol = 5e-3;
 
 // The top-k ids. tie = 0 (f32): exactly. int8 may order near-tied candidates differently: an id
 // may differ from the reference's at rank i only if the reference holds it within `tie` of rank
@@ -112,8 +112,8 @@ void expect_forced(bl::Translator& tr, const std::string& text, const json& want
   // A sum of one float32 log-probability a row: the tolerance grows with its size.
   const double lp = want["log_prob"].get<double>();
   const double looser = tol / 1e-5;  // 1, or 30 for the int8 Transformer
-  // RNN int8: measured at most 2.5e-4 a row, 9.6e-5 of |log-prob| (kRnnInt8Tol's note).
-  const double lp_tol = tol == kRnnInt8Tol ? 1e-3 + 5e-5 * std::fabs(lp)
+  // RNN int8: measured at most 1.5e-3 a row, 3.9e-2 on a 39-row -390 (kRnnInt8Tol's note).
+  const double lp_tol = tol == kRnnInt8Tol ? 4e-3 + 2e-4 * std::fabs(lp)
                                            : looser * (1e-4 + 2e-6 * std::fabs(lp));
   EXPECT_NEAR(al.log_prob, lp, lp_tol);
   ASSERT_EQ(al.steps.size(), steps.size());
@@ -264,7 +264,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // The shipped models: PyTorch's greedy and beam-4 translations of 100 dev sentences, computed
-// from the int8 weights as stored, reproduced exactly.
+// from the int8 weights as stored, reproduced exactly but for at most one beam-4 near tie.
 class GoldenShipped : public testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenShipped, Dev100MatchExactly) {
@@ -274,7 +274,7 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
   for (bool simd : {true, false}) {
     auto tr = load(doc["model"].get<std::string>(), simd);
     ASSERT_TRUE(tr);
-    int mismatches = 0;
+    int mismatches = 0, near_ties = 0;
     for (const json& c : doc["cases"]) {
       std::string err;
       bl::Translation t;
@@ -288,8 +288,13 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
       p.beam = 4;
       ASSERT_TRUE(tr->translate(c["text"].get<std::string>(), p, &t, &err)) << err;
       if (t.tgt_tokens != c["beam4"]["tokens"].get<std::vector<std::string>>()) {
+        // A near tie may part the engines from the reference (the activation rounding,
+        // docs/model-format.md): accepted once per model, where the hypothesis we chose scores
+        // within 1e-3 (length-normalized) of the reference's best.
+        const double gap = std::fabs(t.hypotheses.at(0).norm - c["beam4"]["norm"].get<double>());
+        if (gap <= 1e-3 && near_ties++ == 0) continue;
         ADD_FAILURE() << "beam-4 differs for: " << c["text"] << "\n got: " << t.text
-                      << "\nwant: " << c["beam4"]["text"];
+                      << "\nwant: " << c["beam4"]["text"] << " (norm gap " << gap << ")";
         mismatches++;
       }
     }

@@ -33,7 +33,7 @@ function disagreements(sentences, out) {
 }
 
 // An int8 model's greedy output may part between engines at an exact tie of the reference:
-// the int8 products quantize activations to int16 (kernels.h), so the last-bit differences of
+// the int8 products quantize activations to 14 bits (kernels.h), so the last-bit differences of
 // the scalar and SIMD f32 kernels (tanh, exp) can move a rounding by one step. Allowed only
 // where the PyTorch reference itself records a top-2 gap below 1e-4 at the step where the
 // outputs part (and native followed the reference up to it), at most once over the fixtures.

@@ -37,7 +37,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the tarball holds the engine, the API, the CLI and the default model, and nothing else', () => {
   const files = tarball.files.map((f) => f.path).sort();
-  for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/lib/bahdanau.js',
+  for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/dist/bahdanau-relaxed.wasm',
+    'web/lib/bahdanau.js', 'web/lib/relaxed.js',
     'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'models/en-fr.safetensors', 'README.md', 'LICENSE']) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }

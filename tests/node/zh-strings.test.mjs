@@ -9,6 +9,7 @@ import { test } from 'node:test';
 
 import { MODELS } from '../../web/app/params.js';
 import { createTranslator } from '../../web/lib/bahdanau.js';
+import { RELAXED_REASON } from '../../web/lib/relaxed.js';
 import { COMPARE_STRINGS } from '../../web/ui/compare-strings.js';
 import { STRINGS } from '../../web/ui/strings.js';
 import { ROOT, fixturePath } from './helpers.mjs';
@@ -16,14 +17,14 @@ import { ROOT, fixturePath } from './helpers.mjs';
 const zh = STRINGS.zh;
 const latinWords = (s) => s.replace(/“[^”]*”/g, '').match(/[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]/g) ?? [];
 
-test('every reason chooseVariant gives, and the pages\' ?simd=0, is said in Chinese', () => {
+test('every reason chooseVariant gives, the pages\' ?simd=0 and relaxed SIMD\'s, is said in Chinese', () => {
   const source = readFileSync(path.join(ROOT, 'web', 'lib', 'loader.js'), 'utf8');
   const wheres = [...source.matchAll(/isNode \? '([^']+)' : '([^']+)'/g)].flatMap((m) => [m[1], m[2]]);
   assert.ok(wheres.length >= 2, 'loader.js names where SIMD is missing');
   const reasons = [...source.matchAll(/reason: (['`])(.*?)\1/g)].flatMap(([, , r]) =>
     r.includes('${where}') ? wheres.map((w) => r.replace('${where}', w)) : [r]);
   assert.ok(reasons.length >= 4, `found ${reasons.length} reasons in loader.js`);
-  for (const reason of [...reasons, 'forced by ?simd=0']) {
+  for (const reason of [...reasons, 'forced by ?simd=0', RELAXED_REASON]) {
     const said = zh.engineUsed('wasm-simd', reason);
     assert.ok(!said.includes(reason), `“${reason}” has a Chinese: ${said}`);
     assert.equal(STRINGS.en.engineUsed('wasm-simd', reason), `wasm-simd (${reason})`, 'the English stays the engine\'s');

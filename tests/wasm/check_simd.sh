@@ -3,6 +3,10 @@
 #   web/dist/bahdanau-simd.wasm    every *__wasmsimd kernel contains f32x4 instructions, and the
 #                                  int8 products (bl_qs8_*) the integer path they are built on:
 #                                  i32x4.dot_i16x8_s, v128.load8x8_s (i16x8.load8x8_s) and i32x4.add;
+#   web/dist/bahdanau-relaxed.wasm the relaxed int8 loop: its 8 dot-adds per 16 columns of 4 rows
+#                                  are i32x4.relaxed_dot_i8x16_i7x16_add_s (wabt 1.0.32 calls
+#                                  it i32x4.dot_i8x16_i7x16_add_s), and the wasm-simd engine
+#                                  links the relaxed C++ side (bl_qs8_gemv__wasmrelaxed);
 #   web/dist/bahdanau-scalar.wasm  no SIMD instruction anywhere (no v128, f32x4, i32x4, ...),
 #                                  so it runs on engines without wasm SIMD.
 # Function names come from the link's --emit-symbol-map (the .wasm itself carries none).
@@ -50,13 +54,23 @@ for re in 'i32x4\.dot_i16x8_s' 'v128\.load8x8_s' 'i32x4\.add'; do
   done
 done
 
+echo "== bahdanau-relaxed.wasm: the relaxed dot-adds (qs8-wasmrelaxed.wat)"
+[ -f web/dist/bahdanau-relaxed.wasm ] || bad "web/dist/bahdanau-relaxed.wasm missing (scripts/build --wasm)"
+cmp -s web/dist/bahdanau-relaxed.wasm build/wasm-simd/src/wasm/bahdanau-relaxed.wasm ||
+  bad "web/dist/bahdanau-relaxed.wasm differs from the build's (run scripts/build --wasm)"
+n=$(wasm-objdump -d web/dist/bahdanau-relaxed.wasm | grep -cE 'i32x4\.(relaxed_)?dot_i8x16_i7x16_add_s' || true)
+echo "  dot-adds: $n"
+[ "$n" -eq 8 ] || bad "bahdanau-relaxed.wasm has $n relaxed dot-adds, expected 8"
+grep -q ':bl_qs8_gemv__wasmrelaxed' build/wasm-simd/src/wasm/bahdanau-simd.js.symbols ||
+  bad "the SIMD engine does not link bl_qs8_gemv__wasmrelaxed"
+
 echo "== bahdanau-scalar.wasm: SIMD instructions (expect none)"
 any='v128|[if](8x16|16x8|32x4|64x2)\.'
 n=$(wasm-objdump -d web/dist/bahdanau-scalar.wasm | grep -cE "$any" || true)
 echo "  lines matching /$any/: $n"
 [ "$n" -eq 0 ] || bad "scalar engine holds $n SIMD instructions: $(simd_counts web/dist/bahdanau-scalar.wasm "$any" build/wasm-scalar/src/wasm/bahdanau-scalar.js.symbols | head -5 | tr '\n' ' ')"
-if grep -q '__wasmsimd' build/wasm-scalar/src/wasm/bahdanau-scalar.js.symbols; then
-  bad "scalar engine links a *__wasmsimd kernel"
+if grep -qE '__wasm(simd|relaxed)' build/wasm-scalar/src/wasm/bahdanau-scalar.js.symbols; then
+  bad "scalar engine links a *__wasmsimd or *__wasmrelaxed kernel"
 fi
 
 [ $fail -eq 0 ] && echo "check_simd: OK"

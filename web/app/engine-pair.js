@@ -4,6 +4,7 @@
 // ui/bottleneck-view.js), each model's steps as soon as its worker sends them.
 
 import { EngineClient } from '../engine/client.js';
+import { RELAXED_REASON } from '../lib/relaxed.js';
 import { SIDES } from '../ui/lockstep.js';
 
 export class EnginePair {
@@ -45,7 +46,8 @@ export class EnginePair {
   status(S, models, { simd, kind }) {
     if (!this.ready) return `${S.engine}: —`;
     const { engine } = this.engines.a;
-    const reason = simd === false ? 'forced by ?simd=0' : engine.reason;
+    const reason = simd === false ? 'forced by ?simd=0'
+      : engine.kernels === 'wasm-relaxed' ? RELAXED_REASON : engine.reason;
     const each = SIDES.map((s) => {
       const { info } = this.engines[s];
       const size = info.fileBytes >= 1e6 ? `${(info.fileBytes / 1e6).toFixed(1)} MB` : `${(info.fileBytes / 1e3).toFixed(1)} kB`;

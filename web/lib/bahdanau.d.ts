@@ -19,9 +19,12 @@ export interface CreateOptions {
   model: string | URL | ArrayBuffer | ArrayBufferView;
   /** 'auto' picks wasm-simd where supported; true requires it; false forces wasm-scalar. */
   simd?: 'auto' | boolean;
+  /** The int8 products through relaxed SIMD where the engine runs it ('auto'), required (true)
+   * or never (false). The results are the same; only the speed differs. */
+  relaxed?: 'auto' | boolean;
   /** Follows the model download (URLs only); total is null when the size is not known. */
   onProgress?: (progress: { loaded: number; total: number | null }) => void;
-  /** Where bahdanau-{simd,scalar}.{js,wasm} live (web/dist by default). */
+  /** Where bahdanau-{simd,scalar}.{js,wasm} and bahdanau-relaxed.wasm live (web/dist by default). */
   dist?: string | URL;
 }
 
@@ -41,6 +44,7 @@ export interface ModelInfo {
    * loss alone. The computation is the same. */
   attentionGuidance: 'none' | 'ibm1-diag';
   dtype: 'f32' | 'int8';
+  /** 'wasm-relaxed', 'wasm-simd' or 'scalar': the kernel table computing this model. */
   kernels: string;
   emb: number;
   encHidden: number;
@@ -232,6 +236,10 @@ export interface Translator {
   readonly engine: {
     variant: 'wasm-simd' | 'wasm-scalar';
     reason: string;
+    /** The kernel table: 'wasm-relaxed' where the relaxed int8 products run. */
+    kernels: 'wasm-relaxed' | 'wasm-simd' | 'scalar';
+    /** Why the relaxed int8 products run or do not. */
+    relaxed: string;
     instantiateMs: number;
     loadMs: number;
   };

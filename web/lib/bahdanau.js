@@ -33,14 +33,19 @@ export const MAX_LEN = 1024; // the native CLI's --max-len bound
 export const MAX_BATCH = 1024; // texts per translateBatch() call (bl::kMaxBatch, --batch N)
 
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
-// onProgress({loaded, total}) follows the model download. dist: where the engine files are
+// relaxed: 'auto' | true | false: the int8 products through relaxed SIMD (web/lib/relaxed.js)
+// where the engine supports it, required, or never; the results are the same. onProgress({loaded, total}) follows the model download. dist: where the engine files are
 // (web/dist by default).
 export async function createTranslator(options) {
-  const { model, simd = 'auto', onProgress, dist } = optionsArg(options, 'createTranslator');
+  const { model, simd = 'auto', relaxed = 'auto', onProgress, dist } =
+    optionsArg(options, 'createTranslator');
   if (model === undefined || model === null) {
     throw new TypeError('createTranslator: model is required (a URL, a file path or bytes)');
   }
-  const choice = chooseVariant(simd);
+  if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
+    throw new TypeError(`relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
+  }
+  const choice = { ...chooseVariant(simd), relaxed };
   const [engine, bytes] = await Promise.all([
     loadVariant(choice.variant, dist),
     modelBytes(model, onProgress),
@@ -54,10 +59,13 @@ class Translator {
   #decoders = new Set(); // recs of unfinished steps() iterators
   #info;
 
-  constructor({ module, instantiateMs }, { variant, reason }, bytes) {
+  constructor({ module, instantiateMs, relaxed: support }, { variant, reason, relaxed }, bytes) {
     const t0 = performance.now();
+    if (relaxed === true && !support.installed) {
+      throw new Error(`relaxed:true was requested, but ${support.reason}`);
+    }
     const native = new module.Translator();
-    const error = native.load(bytes, variant === 'wasm-simd');
+    const error = native.load(bytes, variant === 'wasm-simd', relaxed !== false);
     if (error) {
       native.delete();
       throw new Error(`cannot load the model: ${error}`);
@@ -67,7 +75,12 @@ class Translator {
     this.#info = native.info();
     // Which engine runs and why; timings of the one-off costs (the instance is shared, so
     // instantiateMs is that of the first translator of this variant).
-    this.engine = { variant, reason, instantiateMs, loadMs: performance.now() - t0 };
+    // kernels: 'wasm-relaxed' where the relaxed int8 products run; relaxed says why or why not.
+    this.engine = {
+      variant, reason, kernels: this.#info.kernels,
+      relaxed: relaxed === false ? 'off (relaxed:false)' : support.reason,
+      instantiateMs, loadMs: performance.now() - t0,
+    };
   }
 
   // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, timings, ...}

@@ -2,6 +2,7 @@
 // process, shared by every translator (page, widgets, Node callers).
 
 import { isNode } from './env.js';
+import { NO_SIMD, installRelaxed } from './relaxed.js';
 
 // The smallest module that needs final wasm SIMD: () -> v128 { i8x16.popcnt(i8x16.splat(0)) }.
 // popcnt joined the proposal last, so an engine that validates this runs all of our kernels
@@ -49,7 +50,7 @@ export function loadVariant(variant, dist = defaultDist()) {
   if (!VARIANTS[variant]) throw new RangeError(`unknown engine variant ${variant}`);
   const key = `${dist}|${variant}`;
   if (!instances.has(key)) {
-    const p = instantiate(new URL(`${VARIANTS[variant]}.js`, dist));
+    const p = instantiate(new URL(`${VARIANTS[variant]}.js`, dist), variant === 'wasm-simd');
     // A failed load is not cached, so a later call can retry (e.g. after building the files).
     p.catch(() => instances.delete(key));
     instances.set(key, p);
@@ -61,7 +62,8 @@ export function defaultDist() {
   return new URL('../dist/', import.meta.url);
 }
 
-async function instantiate(glueUrl) {
+// -> {module, instantiateMs, relaxed: {installed, reason}} (relaxed: wasm-simd only)
+async function instantiate(glueUrl, simd) {
   const t0 = performance.now();
   const wasmUrl = new URL(glueUrl.href.replace(/\.js$/, '.wasm'));
   let options = {};
@@ -80,5 +82,8 @@ async function instantiate(glueUrl) {
   }
   const { default: factory } = await import(glueUrl.href);
   const module = await factory(options);
-  return { module, instantiateMs: performance.now() - t0 };
+  const relaxed = simd
+    ? await installRelaxed(module, new URL('bahdanau-relaxed.wasm', glueUrl))
+    : NO_SIMD;
+  return { module, instantiateMs: performance.now() - t0, relaxed };
 }

@@ -159,9 +159,11 @@ const en = {
   retry: 'Try again',
 };
 
-// The reasons web/lib/loader.js's chooseVariant gives (and the pages' own for ?simd=0).
+// The reasons web/lib/loader.js's chooseVariant gives (and the pages' own for ?simd=0, and
+// web/lib/relaxed.js's RELAXED_REASON).
 const ZH_REASONS = {
   'SIMD supported': '浏览器支持 SIMD',
+  'SIMD and relaxed SIMD supported': '浏览器支持 SIMD 与宽松 SIMD',
   'SIMD not supported by this browser': '此浏览器不支持 SIMD',
   'SIMD not supported by this Node.js': '此 Node.js 不支持 SIMD',
   'forced by simd:true': '由 simd:true 指定',

@@ -1,0 +1,160 @@
+// The int8 products with relaxed SIMD: the same integers as gemv-scalar.cpp, about twice as fast
+// where the JS engine runs i32x4.relaxed_dot_i8x16_i7x16_add_s (one instruction per 16
+// multiply-adds with AVX-VNNI or ARM's sdot).
+//
+// That instruction multiplies signed bytes by bytes in [0, 127]. The activations are 14-bit
+// (kernels.h, qd14), so each becomes two such bytes:
+//   u = xq + 8192 in [1, 16383],  hi = u >> 7,  lo = u & 127,
+//   sum_k w[k] xq[k] = 128 * sum_k w[k] hi[k] + sum_k w[k] lo[k] - 8192 * sum_k w[k],
+// the last sum being the row's wsum (Matrix::row_sum). Every term is an exact integer, so the
+// result is gemv-scalar.cpp's bit for bit, and the engines still give identical tokens.
+//
+// The loop itself is qs8-wasmrelaxed.wat (this toolchain's clang cannot emit the instruction);
+// the host installs it (install_relaxed_dots) and it is called through a function pointer. Rows
+// past the last multiple of 4 and columns past the last multiple of 16 are summed here, exactly.
+#include <cstring>
+#include <vector>
+
+#include "kernels/kernels-impl.h"
+#include "kernels/math-wasmsimd.h"
+
+namespace {
+
+// qs8-wasmrelaxed.wat's dots(W, ld, rows, cols, uh, ul, out).
+using Dots = void (*)(const int8_t* W, size_t ld, size_t rows, size_t cols, const uint8_t* uh,
+                      const uint8_t* ul, int32_t* out);
+Dots g_dots = nullptr;
+
+// The hi sums' i32 stay exact up to 127 * 128 * cols < 2^31, and row_sum up to 2^24 columns;
+// wider rows (no model has them) go to the wasm-simd kernel, which gives the same bits.
+constexpr size_t kMaxCols = 65536;
+
+// One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
+// reason): grown to the widest matrix once, then reused.
+struct Scratch {
+  std::vector<uint8_t> uh, ul;
+  std::vector<int32_t> sums;
+};
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+// xq -> hi, lo bytes, 16 at a time (xq is zero-padded to a multiple of 16).
+void split(size_t padded, const int16_t* xq, uint8_t* uh, uint8_t* ul) {
+  const v128_t offset = wasm_i16x8_splat(8192), low7 = wasm_i16x8_splat(127);
+  for (size_t k = 0; k < padded; k += 16) {
+    const v128_t u0 = wasm_i16x8_add(wasm_v128_load(xq + k), offset);
+    const v128_t u1 = wasm_i16x8_add(wasm_v128_load(xq + k + 8), offset);
+    wasm_v128_store(uh + k, wasm_u8x16_narrow_i16x8(wasm_u16x8_shr(u0, 7), wasm_u16x8_shr(u1, 7)));
+    wasm_v128_store(ul + k, wasm_u8x16_narrow_i16x8(wasm_v128_and(u0, low7), wasm_v128_and(u1, low7)));
+  }
+}
+
+// The exact dot product of row w with xq from the block sums hi, lo over the first `body`
+// columns and the rest summed directly.
+int64_t row_dot(const int8_t* w, int32_t wsum, const int16_t* xq, size_t body, size_t cols,
+                int32_t hi, int32_t lo) {
+  int64_t body_wsum = wsum, tail = 0;
+  for (size_t k = body; k < cols; k++) {
+    body_wsum -= w[k];
+    tail += int32_t(w[k]) * int32_t(xq[k]);
+  }
+  return 128 * int64_t(hi) + int64_t(lo) - 8192 * body_wsum + tail;
+}
+
+// row_dot for 4 rows without a column tail, as f32: 128 hi + lo - 8192 wsum is an integer
+// below 2^53 and so is every partial result, so f64 holds each step exactly and the only
+// rounding is f64 -> f32, which gives what the scalar twin's float(int64) gives.
+v128_t dots4(v128_t hi, v128_t lo, v128_t wsum) {
+  auto two = [](v128_t h, v128_t l, v128_t w) {
+    v128_t d = wasm_f64x2_mul(wasm_f64x2_convert_low_i32x4(h), wasm_f64x2_splat(128.0));
+    d = wasm_f64x2_add(d, wasm_f64x2_convert_low_i32x4(l));
+    d = wasm_f64x2_sub(d, wasm_f64x2_mul(wasm_f64x2_convert_low_i32x4(w), wasm_f64x2_splat(8192.0)));
+    return wasm_f32x4_demote_f64x2_zero(d);
+  };
+  const v128_t low = two(hi, lo, wsum);
+  const v128_t high = two(wasm_i32x4_shuffle(hi, hi, 2, 3, 0, 1), wasm_i32x4_shuffle(lo, lo, 2, 3, 0, 1),
+                          wasm_i32x4_shuffle(wsum, wsum, 2, 3, 0, 1));
+  return wasm_i32x4_shuffle(low, high, 0, 1, 4, 5);
+}
+
+}  // namespace
+
+void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
+                              const float* scale, const int32_t* wsum, const float* x,
+                              const float* bias, float* y) {
+  const size_t rows4 = rows & ~size_t(3), body = cols & ~size_t(15);
+  if (!g_dots || !wsum || cols > kMaxCols || rows4 == 0 || body == 0)
+    return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, x, bias, y);
+  const size_t padded = (cols + 15) & ~size_t(15);
+  int16_t* xq = bl_qd14_scratch__wasmsimd(padded);
+  const float xs = bl_qd14_quantize__wasmsimd(cols, x, xq);
+  Scratch& s = scratch();
+  if (s.uh.size() < padded) s.uh.resize(padded), s.ul.resize(padded);
+  if (s.sums.size() < 2 * rows4) s.sums.resize(2 * rows4);
+  split(padded, xq, s.uh.data(), s.ul.data());
+  g_dots(W, ld, rows4, body, s.uh.data(), s.ul.data(), s.sums.data());
+  size_t r = 0;
+  if (body == cols) {  // 4 rows at a time, qs8-wasmsimd.h's rows4 formula
+    const v128_t vxs = wasm_f32x4_splat(xs);
+    for (; r < rows4; r += 4) {
+      const int32_t* sums = s.sums.data() + 2 * r;
+      const v128_t dots =
+          dots4(wasm_v128_load(sums), wasm_v128_load(sums + 4), wasm_v128_load(wsum + r));
+      v128_t v = wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(scale + r), vxs), dots);
+      if (bias) v = wasm_f32x4_add(v, wasm_v128_load(bias + r));
+      wasm_v128_store(y + r, v);
+    }
+  }
+  for (; r < rows; r++) {
+    const int8_t* w = W + r * ld;
+    // The scalar twin's formula, operation for operation (gemv-scalar.cpp).
+    const int64_t dot = r < rows4 ? row_dot(w, wsum[r], xq, body, cols, s.sums[8 * (r / 4) + r % 4],
+                                            s.sums[8 * (r / 4) + 4 + r % 4])
+                                  : bl_qs8_dot__scalar(cols, w, xq);
+    const float v = (scale[r] * xs) * float(dot);
+    y[r] = bias ? v + bias[r] : v;
+  }
+}
+
+// Each vector as gemv does it: the relaxed loop's cost is its multiply-adds, not the weight
+// reads a batch would share (scripts/bench's batched table).
+void bl_qs8_gemm__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
+                              const float* scale, const int32_t* wsum, size_t B, const float* X,
+                              size_t ldx, const float* bias, float* Y, size_t ldy) {
+  for (size_t b = 0; b < B; b++)
+    bl_qs8_gemv__wasmrelaxed(rows, cols, W, ld, scale, wsum, X + b * ldx, bias, Y + b * ldy);
+}
+
+// Checks the installed loop on a fixed problem against the exact sums before trusting it: an
+// engine that validates relaxed SIMD but computes the instruction differently (Node 20's
+// baseline compiler doubles some accumulators) is refused, and wasm-simd is used instead.
+bool bl_relaxed_install__wasmrelaxed(uintptr_t table_index) {
+  if (table_index == 0) return false;
+  const Dots dots = reinterpret_cast<Dots>(table_index);
+  constexpr size_t kRows = 8, kCols = 48, kLd = 50;
+  std::vector<int8_t> W(kRows * kLd);
+  std::vector<uint8_t> uh(kCols), ul(kCols);
+  for (size_t i = 0; i < W.size(); i++) W[i] = int8_t(i % 7 == 0 ? -128 : int(i * 37 % 256) - 128);
+  for (size_t k = 0; k < kCols; k++) {
+    uh[k] = uint8_t(k * 13 % 128);
+    ul[k] = uint8_t(k % 3 ? 127 : k * 5 % 128);
+  }
+  for (int round = 0; round < 2; round++) {  // twice: a second call must not see the first's sums
+    std::vector<int32_t> out(2 * kRows, 12345);
+    dots(W.data(), kLd, kRows, kCols, uh.data(), ul.data(), out.data());
+    for (size_t r = 0; r < kRows; r++) {
+      int32_t hi = 0, lo = 0;
+      for (size_t k = 0; k < kCols; k++) {
+        hi += int32_t(W[r * kLd + k]) * uh[k];
+        lo += int32_t(W[r * kLd + k]) * ul[k];
+      }
+      if (out[8 * (r / 4) + r % 4] != hi || out[8 * (r / 4) + 4 + r % 4] != lo) return false;
+    }
+  }
+  g_dots = dots;
+  return true;
+}
+
+bool bl_relaxed_installed__wasmrelaxed() { return g_dots != nullptr; }
