@@ -350,7 +350,7 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
         for (size_t r = 0; r < m.rows; r++) {
           int64_t sum = 0;
           for (size_t k = 0; k < m.cols; k++) sum += m.i8[r * m.cols + k];
-          m.row_sum[r] = int32_t(sum);  // wraps only past 2^24 columns, which are not used
+          m.row_sum[r] = int32_t(sum);  // exact up to 2^24 columns; used up to 2048
         }
       } else if (!copy_floats(t, data, &m.f32, error)) {
         return false;

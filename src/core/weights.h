@@ -44,8 +44,8 @@ struct Matrix {
   std::vector<float> f32;
   std::vector<int8_t> i8;
   std::vector<float> scale;  // int8 only: one per row
-  // int8 only: sum_k i8[r][k] per row, for the relaxed kernels (kernels.h: gemv_i8's wsum).
-  // Exact while cols <= 2^24; those kernels fall back to the wasm-simd ones beyond that.
+  // int8 only: sum_k i8[r][k] per row, for the relaxed kernels (kernels.h: gemv_i8's wsum),
+  // which use it for rows of up to 2048 columns (and the wasm-simd kernels beyond).
   std::vector<int32_t> row_sum;
   bool is_int8() const { return !i8.empty(); }
 };

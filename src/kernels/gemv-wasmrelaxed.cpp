@@ -17,6 +17,7 @@
 
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
+#include "kernels/qs8-wasmsimd.h"
 
 namespace {
 
@@ -25,9 +26,9 @@ using Dots = void (*)(const int8_t* W, size_t ld, size_t rows, size_t cols, cons
                       const uint8_t* ul, int32_t* out);
 Dots g_dots = nullptr;
 
-// The hi sums' i32 stay exact up to 127 * 128 * cols < 2^31, and row_sum up to 2^24 columns;
-// wider rows (no model has them) go to the wasm-simd kernel, which gives the same bits.
-constexpr size_t kMaxCols = 65536;
+// Rows up to qs8-wasmsimd.h's kI32Cols (2048, more than any model here has): there every sum
+// and the exact result fit i32. Wider rows go to the wasm-simd kernel, which gives the same bits.
+constexpr size_t kMaxCols = bl_qs8::kI32Cols;
 
 // One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
 // reason): grown to the widest matrix once, then reused.
@@ -63,20 +64,14 @@ int64_t row_dot(const int8_t* w, int32_t wsum, const int16_t* xq, size_t body, s
   return 128 * int64_t(hi) + int64_t(lo) - 8192 * body_wsum + tail;
 }
 
-// row_dot for 4 rows without a column tail, as f32: 128 hi + lo - 8192 wsum is an integer
-// below 2^53 and so is every partial result, so f64 holds each step exactly and the only
-// rounding is f64 -> f32, which gives what the scalar twin's float(int64) gives.
+// row_dot for 4 rows without a column tail, as f32. With cols <= kMaxCols the exact result
+// fits i32 (|w xq| <= 128 * 8191 per column), so i32 arithmetic that wraps in its intermediate
+// steps (128 hi alone may not fit) still ends on the exact integer, and f32x4.convert_i32x4_s
+// rounds it once, as the scalar twin's float(int64) does.
 v128_t dots4(v128_t hi, v128_t lo, v128_t wsum) {
-  auto two = [](v128_t h, v128_t l, v128_t w) {
-    v128_t d = wasm_f64x2_mul(wasm_f64x2_convert_low_i32x4(h), wasm_f64x2_splat(128.0));
-    d = wasm_f64x2_add(d, wasm_f64x2_convert_low_i32x4(l));
-    d = wasm_f64x2_sub(d, wasm_f64x2_mul(wasm_f64x2_convert_low_i32x4(w), wasm_f64x2_splat(8192.0)));
-    return wasm_f32x4_demote_f64x2_zero(d);
-  };
-  const v128_t low = two(hi, lo, wsum);
-  const v128_t high = two(wasm_i32x4_shuffle(hi, hi, 2, 3, 0, 1), wasm_i32x4_shuffle(lo, lo, 2, 3, 0, 1),
-                          wasm_i32x4_shuffle(wsum, wsum, 2, 3, 0, 1));
-  return wasm_i32x4_shuffle(low, high, 0, 1, 4, 5);
+  const v128_t dot =
+      wasm_i32x4_sub(wasm_i32x4_add(wasm_i32x4_shl(hi, 7), lo), wasm_i32x4_shl(wsum, 13));
+  return wasm_f32x4_convert_i32x4(dot);
 }
 
 }  // namespace
