@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
-//               [--only engines|scoring|batch|peers] [--peers]
+//               [--only engines|scoring|batch|peers|browser] [--peers] [--browser]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -23,6 +23,9 @@
 // --peers adds the peer table (scripts/lib/peer-bench.mjs): onnxruntime-web on the same
 // weights and sentences, greedy, interleaved with wasm-simd in this process, and the ratios;
 // --only peers runs that table alone. Its ONNX graphs are exported to build/onnx/ if missing.
+// --browser adds the browser table (scripts/lib/browser-bench.mjs): the engines as the page runs
+// them, in headless Chromium, where relaxed SIMD runs (wasm-relaxed against wasm-simd and
+// wasm-scalar), with the peer beside them when --peers is given too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -33,6 +36,7 @@ import { batchTable, benchBatched } from './lib/batch-bench.mjs';
 import { benchMemoryBound, memoryBoundTable } from './lib/memory-bound.mjs';
 import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 import { benchPeers, peersTable } from './lib/peer-bench.mjs';
+import { benchBrowser, browserTable } from './lib/browser-bench.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
@@ -43,7 +47,7 @@ const median = (xs) => {
 };
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
-  '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers] [--peers]\n';
+  '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser] [--peers] [--browser]\n';
 const HELP = `${USAGE}
 Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
   the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
@@ -55,13 +59,18 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       ours / peer, ours alone beside it, and how many sentences' tokens differ.
                       Exports and checks its ONNX graphs into build/onnx/ when missing
                       (scripts/export-onnx; Debian's python3-onnx).
-  --only T            just that table (--only peers: the peer table alone)
+  --browser           adds the browser table: wasm-relaxed (the page's engine where relaxed SIMD
+                      runs), wasm-simd and wasm-scalar in headless Chromium (scripts/setup
+                      browser), each in turn on each sentence, greedy; with --peers,
+                      onnxruntime-web in the same page too
+  --only T            just that table (--only peers: the peer table alone; --only browser: the
+                      browser table alone, with the peer if --peers)
   --json              the results as JSON instead of tables
 `;
 
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null, peers: false };
+    sentences: 200, only: null, peers: false, browser: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -71,7 +80,8 @@ function parseArgs(argv) {
     else if (a === '--model') o.model = argv[++i];
     else if (a === '--dot-model') o.dotModel = argv[++i];
     else if (a === '--peers') o.peers = true;
-    else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers'].includes(argv[i + 1])) o.only = argv[++i];
+    else if (a === '--browser') o.browser = true;
+    else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser'].includes(argv[i + 1])) o.only = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write(USAGE);
@@ -79,7 +89,7 @@ function parseArgs(argv) {
     }
   }
   for (const [flag, file] of [['--model', o.model], ['--dot-model', o.dotModel]]) {
-    if (flag === '--dot-model' && ['engines', 'batch', 'peers'].includes(o.only)) continue;
+    if (flag === '--dot-model' && ['engines', 'batch', 'peers', 'browser'].includes(o.only)) continue;
     if (!existsSync(file)) {
       process.stderr.write(`bench: no model at ${file} (pass ${flag} FILE, e.g. ` +
         `tests/fixtures/tiny-${flag === '--model' ? 'additive' : 'scaled_dot'}-int8.safetensors)\n`);
@@ -87,8 +97,13 @@ function parseArgs(argv) {
     }
   }
   if (o.only === 'peers') o.peers = true;
+  if (o.only === 'browser') o.browser = true;
   if (o.peers && o.beam !== 1) {
     process.stderr.write('bench: --peers decodes greedily (beam 1): the peer has no beam search\n');
+    process.exit(2);
+  }
+  if (o.browser && o.beam !== 1) {
+    process.stderr.write('bench: --browser decodes greedily (beam 1)\n');
     process.exit(2);
   }
   return o;
@@ -215,8 +230,11 @@ async function main() {
   if (o.only === null || o.only === 'batch') {
     result.batch = await benchBatched(bytes, sentences, { repeat: o.repeat });
   }
-  if (o.peers) {
+  if (o.peers && o.only !== 'browser') {
     result.peers = await benchPeers(o, bytes, sentences);
+  }
+  if (o.browser) {
+    result.browser = await benchBrowser(o, sentences, { peers: o.peers });
   }
   if (o.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -228,6 +246,7 @@ async function main() {
   if (result.scoring) parts.push(scoringTable(result.scoring));
   if (result.batch) parts.push(batchTable(result.batch));
   if (result.peers) parts.push(peersTable(result.peers));
+  if (result.browser) parts.push(browserTable(result.browser, result.memoryBound?.boundMs));
   process.stdout.write(`${parts.join('\n\n')}\n`);
 }
 

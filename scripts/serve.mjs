@@ -198,12 +198,14 @@ async function handle(req, res, mounts, compressed) {
 }
 
 // extraMounts: [[prefix, dir], ...] tried before the default ones (tests serve their own
-// files this way). port 0 picks a free one. -> Promise<{server, url, close()}>
-export function startServer({ port = 8000, extraMounts = [], log = false } = {}) {
+// files this way). headers: added to every response (scripts/bench --browser isolates its page
+// with COOP/COEP for a fine clock). port 0 picks a free one. -> Promise<{server, url, close()}>
+export function startServer({ port = 8000, extraMounts = [], headers = {}, log = false } = {}) {
   const mounts = [...extraMounts, ...defaultMounts()];
   const compressed = createCompressedFiles();
   const server = http.createServer((req, res) => {
     if (log) res.on('finish', () => console.log(`${res.statusCode} ${req.method} ${req.url}`));
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     // The last line of defence: whatever a handler throws costs one request, not the server.
     handle(req, res, mounts, compressed).catch((e) => {
       console.error(`serve.mjs: ${req.method} ${req.url}: ${e?.stack ?? e}`);

@@ -1,15 +1,14 @@
 // The peer of scripts/bench --peers: onnxruntime-web (its wasm backend, in this Node process)
-// running the graphs of scripts/nmt/onnx_export.py, with a greedy loop that follows the
-// reference's rules (scripts/nmt/search.py Translator.greedy, src/core/search.cpp):
-//   - the next token is the arg max of log p, ties to the lower id;
-//   - <unk> is taken only where the source word with the largest weight (ties to the earlier,
-//     </s> excluded) is copyable; elsewhere the second best; never without attention;
-//   - at most min(max_tgt_len, 2n + 10) steps for n source tokens, </s> included.
+// running the graphs of scripts/nmt/onnx_export.py, with scripts/lib/ort-greedy.mjs's greedy
+// loop, which follows the reference's rules.
 // Bench and tests only: onnxruntime-web is a devDependency, and nothing under web/ loads it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ROOT } from './engines.mjs';
+import { OrtGreedy, top2 } from './ort-greedy.mjs';
+
+export { top2 };
 
 const ORT_DIST = path.join(ROOT, 'node_modules', 'onnxruntime-web', 'dist');
 
@@ -42,90 +41,12 @@ export function ortVersion() {
     'utf8')).version;
 }
 
-// Arg max of a Float32Array and the runner-up, ties to the lower id (strict > in id order).
-export function top2(logp) {
-  let b1 = 0;
-  let b2 = -1;
-  for (let i = 1; i < logp.length; i++) {
-    const v = logp[i];
-    if (v > logp[b1]) {
-      b2 = b1;
-      b1 = i;
-    } else if (b2 < 0 || v > logp[b2]) b2 = i;
-  }
-  return [b1, b2];
-}
-
-// search.py attended(): the source token (</s> excluded) with the largest weight, ties earlier.
-function attended(alpha, nSrc) {
-  let best = 0;
-  for (let k = 1; k < nSrc; k++) if (alpha[k] > alpha[best]) best = k;
-  return best;
-}
-
-export class OrtPeer {
+export class OrtPeer extends OrtGreedy {
+  // The graphs of graphDir (build/onnx/<model>-<hash>/), read from disk.
   static async create(graphDir) {
     const ort = await loadOrt();
     const info = JSON.parse(readFileSync(path.join(graphDir, 'peer.json'), 'utf8'));
-    const opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
-    const open = (name) => ort.InferenceSession.create(
-      readFileSync(path.join(graphDir, info.graphs[name])), opts);
-    const [encoder, step] = await Promise.all([open('encoder'), open('decoder_step')]);
-    return new OrtPeer(ort, info, encoder, step);
-  }
-
-  constructor(ort, info, encoder, step) {
-    this.ort = ort;
-    this.info = info;
-    this.encoder = encoder;
-    this.stepSession = step;
-  }
-
-  // ids: the source ids without </s>. -> {h, keys, s0} as onnxruntime tensors (keys null
-  // without attention) and the all-true mask.
-  async encode(ids) {
-    const { Tensor } = this.ort;
-    const n = ids.length + 1;
-    const src = BigInt64Array.from([...ids, this.info.eos], (x) => BigInt(x));
-    const out = await this.encoder.run({ src: new Tensor('int64', src, [1, n]) });
-    return { h: out.h, keys: out.keys ?? null, s0: out.s0,
-      mask: new Tensor('bool', new Uint8Array(n).fill(1), [1, n]) };
-  }
-
-  // One decoder step from token yPrev and state sPrev (a tensor, or a Float32Array).
-  async step(enc, yPrev, sPrev) {
-    const { Tensor } = this.ort;
-    const feeds = { y_prev: new Tensor('int64', BigInt64Array.of(BigInt(yPrev)), [1]),
-      s_prev: sPrev instanceof Float32Array ? new Tensor('float32', sPrev, [1, sPrev.length]) : sPrev,
-      h: enc.h, mask: enc.mask };
-    if (enc.keys) feeds.keys = enc.keys;
-    const out = await this.stepSession.run(feeds);
-    return { logp: out.logp.data, s: out.s, alpha: out.alpha ? out.alpha.data : null };
-  }
-
-  // Greedy decoding of ids (no </s>) with copyable[k] for each source token. -> the output ids,
-  // </s> included when it was written (so ids.length is the steps decoded), and truncated.
-  async greedy(ids, copyable) {
-    const { bos, eos, unk, max_tgt_len: maxTgt } = this.info;
-    const enc = await this.encode(ids);
-    const out = [];
-    let s = enc.s0;
-    let y = bos;
-    const maxLen = Math.min(maxTgt, 2 * ids.length + 10);
-    for (let i = 0; i < maxLen; i++) {
-      const st = await this.step(enc, y, s);
-      const [b1, b2] = top2(st.logp);
-      y = b1;
-      if (y === unk && !(st.alpha && copyable[attended(st.alpha, copyable.length)])) y = b2;
-      out.push(y);
-      s = st.s;
-      if (y === eos) break;
-    }
-    return { ids: out, truncated: out[out.length - 1] !== eos };
-  }
-
-  async release() {
-    await this.encoder.release();
-    await this.stepSession.release();
+    const read = (name) => readFileSync(path.join(graphDir, info.graphs[name]));
+    return this.fromBytes(ort, info, read('encoder'), read('decoder_step'));
   }
 }

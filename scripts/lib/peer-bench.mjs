@@ -34,7 +34,7 @@ export const INT8_PEER_SKIPPED = 'no int8 peer: ONNX dynamic quantization is onn
 
 // The graphs for modelPath (exported and checked against PyTorch if missing or stale, under
 // build/onnx/) and the reference tokenizer's source ids and copyable() flags of each sentence.
-function peerInputs(modelPath, sentences) {
+export function peerInputs(modelPath, sentences) {
   const out = execFileSync('/usr/bin/python3', ['-m', 'nmt.onnx_export', '--peer-inputs',
     '--model', modelPath], {
     env: { ...process.env, PYTHONPATH: path.join(ROOT, 'scripts') },
