@@ -1,6 +1,7 @@
-// The int8 products with relaxed SIMD: the same integers as gemv-scalar.cpp, about twice as fast
-// where the JS engine runs i32x4.relaxed_dot_i8x16_i7x16_add_s (one instruction per 16
-// multiply-adds with AVX-VNNI or ARM's sdot).
+// The int8 products with relaxed SIMD: the same integers as gemv-scalar.cpp, faster where the JS
+// engine runs i32x4.relaxed_dot_i8x16_i7x16_add_s well (16 multiply-adds, which a CPU with a
+// byte dot product, x86 VNNI or ARM's sdot, does in one instruction; scripts/bench --browser
+// measures it).
 //
 // That instruction multiplies signed bytes by bytes in [0, 127]. The activations are 14-bit
 // (kernels.h, qd14), so each becomes two such bytes:

@@ -14,9 +14,9 @@
 ;;   W: int8; uh, ul: bytes in [0, 127].
 ;;
 ;; relaxed_dot_i8x16_i7x16_add_s(a, b, c) is deterministic when b's bytes are in [0, 127]:
-;; every engine then computes c + the exact sums of 4 products a * b per lane (with AVX-VNNI one
-;; vpdpbusd; else pmaddubsw, whose i16 pair sums of at most 2 * 128 * 127 = 32512 never
-;; saturate, then pmaddwd and an add). The caller keeps the i32 sums exact (cols <= 2048).
+;; every engine then computes c + the exact sums of 4 products a * b per lane (where the CPU has
+;; a byte dot product, x86 VNNI's vpdpbusd or ARM's sdot, one instruction; else pmaddubsw, whose
+;; i16 pair sums of at most 2 * 128 * 127 = 32512 never saturate, then pmaddwd and an add). The caller keeps the i32 sums exact (cols <= 2048).
 ;; Per 16 weights and row: one load and two dot-adds, against the plain SIMD loop's two widening
 ;; loads, two i32x4.dot_i16x8_s and two adds.
 (module

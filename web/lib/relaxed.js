@@ -2,7 +2,7 @@
 // bahdanau-relaxed.wasm beside the engine): where the JS engine validates it, instantiate it on
 // the engine's own memory, put its `dots` into the engine's function table and hand the index
 // to the C++ side, which checks it against exact sums before using it. Same results either way;
-// about 1.7x faster products where it runs. Anything that goes wrong here leaves the engine as
+// faster where it runs (scripts/bench --browser). Anything that goes wrong here leaves the engine as
 // it was, with the reason.
 
 import { isNode } from './env.js';
