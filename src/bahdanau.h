@@ -19,8 +19,8 @@ namespace bl {
 
 struct LoadParams {
   bool use_simd = true;  // false forces the scalar kernels (same results, within 1e-5)
-  // With use_simd: the relaxed-SIMD int8 products where the host installed them (wasm only;
-  // kernels.h). Same bits as without; false is for comparing the two.
+  // With use_simd and an int8 model: the relaxed-SIMD int8 products where the host installed
+  // them (wasm only; kernels.h). Same bits as without; false is for comparing the two.
   bool use_relaxed = true;
 };
 

@@ -1,8 +1,8 @@
 // scripts/bench --browser: the engines as the page runs them, in headless Chromium (Debian's,
 // driven by playwright-core as tests/browser does). Chromium runs relaxed SIMD by default, so
 // this is where the page's fastest engine (wasm-simd with the relaxed int8 products,
-// web/lib/relaxed.js) can be timed: Node 20 needs a flag for it, and even then its V8 (11.3)
-// lowers the instruction without VNNI (tests/node/relaxed.test.mjs).
+// web/lib/relaxed.js) can be timed: Node 20 needs a flag for it, and its baseline compiler gets
+// the instruction wrong, so the engine refuses it there (tests/node/relaxed.test.mjs).
 //
 // One page, cross-origin isolated (COOP/COEP) so that performance.now() ticks in microseconds
 // rather than 100 µs. In it, on the same sentences, greedy:

@@ -1,6 +1,7 @@
 // scripts/bench --only browser: the page's engines timed in Chromium, where relaxed SIMD runs;
-// the three agree (wasm-simd on every number, wasm-scalar and the peer on every token), the
-// page's clock is fine-grained, and the ratios are what the table says they are.
+// they agree with wasm-relaxed (wasm-simd on every number, wasm-scalar and the peer on every
+// token), the page is cross-origin isolated (a fine clock), and each translate() call takes at
+// least the engine's own time.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -23,7 +24,8 @@ test('--only browser --peers: wasm-relaxed, wasm-simd, wasm-scalar and the peer 
   assert.deepEqual(b.kernels, { 'wasm-relaxed': 'wasm-relaxed', 'wasm-simd': 'wasm-simd', 'wasm-scalar': 'scalar' });
   assert.deepEqual(b.differing, []);
   for (const e of Object.values(b.engines)) {
-    assert.ok(e.coreMsPerToken > 0 && e.callMsPerToken >= e.coreMsPerToken * 0.5, JSON.stringify(e));
+    // A call encloses the engine's work, so its median per token cannot be below the core's.
+    assert.ok(e.coreMsPerToken > 0 && e.callMsPerToken >= e.coreMsPerToken, JSON.stringify(e));
   }
   assert.ok(b.peer.msPerToken > 0);
   assert.match(b.peer.name, /^onnxruntime-web \d+\.\d+/);

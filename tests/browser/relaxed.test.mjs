@@ -1,7 +1,8 @@
 // Relaxed SIMD in real Chromium, which runs it by default: the page's engine takes the relaxed
 // int8 products and says so, and in Chromium's own implementation of the instruction they give
-// exactly what wasm-simd gives: 1,000 dev sentences on en-fr and en-fr-dot, 200 on the others,
-// one at a time and batched, and beam 4.
+// exactly what wasm-simd gives: 1,000 dev sentences on en-fr and en-fr-dot and 200 on the other
+// two shipped models, one at a time; 200 each batched; 100 with beam 4 on en-fr; and the tiny
+// int8 fixtures' texts, whose odd shapes take the kernels' fallbacks.
 // (tests/node/relaxed.test.mjs covers Node's states and the loop against exact sums.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -68,10 +69,42 @@ describe('relaxed SIMD in Chromium', { timeout: 600_000 }, () => {
         a.dispose();
         b.dispose();
       }
+      // The tiny int8 fixtures: odd widths and row counts, where the relaxed kernels hand rows
+      // that are not whole groups of 16 columns to wasm-simd and sum the last rows % 4 alone.
+      for (const s of ['additive', 'scaled_dot', 'none']) {
+        for (const name of [`tiny-${s}-int8`, `tiny-${s}-cgru-int8`]) {
+          const doc = await (await fetch(`/fixtures/${name}.json`)).json();
+          const model = `/fixtures/${doc.model}`;
+          const a = await createTranslator({ model });
+          const b = await createTranslator({ model, relaxed: false });
+          kernels.push(`${a.engine.kernels}/${b.engine.kernels}`);
+          for (const { text } of doc.cases) {
+            for (const beam of [1, 4]) {
+              if (strip(a.translate(text, { beam })) !== strip(b.translate(text, { beam }))) differ.push(`${name} beam ${beam}: ${text}`);
+            }
+          }
+          a.dispose();
+          b.dispose();
+        }
+      }
       return { differ, kernels };
     }, sentences);
-    assert.deepEqual(out.kernels, Array(4).fill('wasm-relaxed/wasm-simd'));
+    assert.deepEqual(out.kernels, Array(10).fill('wasm-relaxed/wasm-simd'));
     assert.deepEqual(out.differ, []);
+    await page.close();
+  });
+
+  test('an f32 model runs and reports wasm-simd: the relaxed kernels differ only in int8 products', T, async () => {
+    const page = await browser.newPage();
+    await page.goto(`${browser.url}no-such-page`);
+    const kernels = await page.evaluate(async () => {
+      const { createTranslator } = await import('/lib/bahdanau.js');
+      const t = await createTranslator({ model: '/fixtures/tiny-additive-f32.safetensors', relaxed: true });
+      const k = [t.engine.kernels, t.engine.relaxed];
+      t.dispose();
+      return k;
+    });
+    assert.deepEqual(kernels, ['wasm-simd', 'relaxed SIMD supported']);
     await page.close();
   });
 });

@@ -36,8 +36,9 @@ std::vector<Shape> shapes() {
       for (size_t b : batches) v.push_back({r, c, b, (r + c + b) % 3 != 0});
   for (size_t c : {47u, 48u, 49u, 63u, 64u, 65u, 67u})  // int8's 16-wide groups and tails
     for (size_t b : batches) v.push_back({9, c, b, true});
-  v.push_back({130, 640, 33, true});  // decoder-sized; int8: over 512 columns, i64 row sums
-  v.push_back({9, 2100, 5, true});    // int8: over 2048 columns, i32 lanes flushed in chunks
+  v.push_back({130, 640, 33, true});  // decoder-sized
+  v.push_back({9, 2100, 5, true});    // int8: over 2048 columns, i64 row sums
+  v.push_back({9, 8200, 5, true});    // int8: over 8192 columns, i32 lanes flushed in chunks
   v.push_back({1003, 128, 8, false});
   return v;
 }

@@ -111,7 +111,7 @@ void expect_forced(bl::Translator& tr, const std::string& text, const json& want
   EXPECT_EQ(al.unknown, want["unknown"].get<int>());
   // A sum of one float32 log-probability a row: the tolerance grows with its size.
   const double lp = want["log_prob"].get<double>();
-  const double looser = tol / 1e-5;  // 1, or 30 for the int8 Transformer
+  const double looser = tol / 1e-5;  // 1, or 150 for the int8 Transformer
   // RNN int8: measured at most 1.5e-3 a row, 3.9e-2 on a 39-row -390 (kRnnInt8Tol's note).
   const double lp_tol = tol == kRnnInt8Tol ? 4e-3 + 2e-4 * std::fabs(lp)
                                            : looser * (1e-4 + 2e-6 * std::fabs(lp));

@@ -143,7 +143,7 @@ TEST(Kernels, GemvF32SimdMatchesScalar) {
   }
 }
 
-// The int8 gemv (int16 activations, exact integer sums) is tested in qs8_test.cpp.
+// The int8 gemv (14-bit activations, exact integer sums) is tested in qs8_test.cpp.
 
 struct Att {
   size_t n, dim, ld, off;

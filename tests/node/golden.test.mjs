@@ -57,7 +57,7 @@ function checkForced(tr, text, want, at, int8) {
   assert.deepEqual(r.targetTokens, want.tgt_tokens, where('tokens'));
   assert.deepEqual(r.targetIds, want.tgt_ids, where('ids'));
   assert.equal(r.unknown, want.unknown, where('unknown'));
-  // A sum of one log-prob a row. int8: measured at most 2.5e-4 a row, 9.6e-5 of |log-prob|.
+  // A sum of one log-prob a row. int8: measured at most 1.5e-3 a row, 3.9e-2 on a 39-row -390.
   const lpTol = int8 ? 4e-3 + 2e-4 * Math.abs(want.log_prob) : 1e-4 + 2e-6 * Math.abs(want.log_prob);
   assert.ok(Math.abs(r.logProb - want.log_prob) <= lpTol, where('log-prob'));
   assert.equal(r.steps.length, want.steps.length, where('rows'));

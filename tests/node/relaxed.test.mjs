@@ -14,7 +14,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { devSentences } from '../../scripts/lib/dev-sentences.mjs';
-import { ROOT, ensureEngines } from './helpers.mjs';
+import { createTranslator } from '../../web/lib/bahdanau.js';
+import { ROOT, ensureEngines, fixturePath } from './helpers.mjs';
+
+const TINY_INT8 = fixturePath('tiny-additive-int8.safetensors');
 
 const CHILD = path.join(ROOT, 'tests', 'node', 'relaxed-child.mjs');
 const sentences = devSentences(60);
@@ -30,6 +33,13 @@ function runChild(flags) {
 function assertSameTranslations(out) {
   assert.deepEqual(out.translations.differ, [], 'relaxed and relaxed:false translate differently');
 }
+
+test('createTranslator checks the relaxed option before loading anything', async () => {
+  await assert.rejects(createTranslator({ model: TINY_INT8, relaxed: 'yes' }),
+    { name: 'TypeError', message: /createTranslator: relaxed must be 'auto', true or false, got "yes"/ });
+  await assert.rejects(createTranslator({ model: TINY_INT8, relaxed: true, simd: false }),
+    { name: 'TypeError', message: /relaxed:true needs the SIMD engine/ });
+});
 
 test('without the flag: wasm-simd, relaxed:true refused with the reason', () => {
   const out = runChild([]);
@@ -47,6 +57,8 @@ test('with the flag: a relaxed loop that computes wrongly is refused, wasm-simd 
   if (out.engine.kernels === 'wasm-simd') {
     assert.match(out.engine.relaxed, /failed its check against exact sums/);
     assert.match(out.required, /failed its check/);
+    // The refusal had a cause: run directly, the loop's first calls miscompute too.
+    assert.ok(out.kernel.length > 0, 'the check refused a loop that computes right');
   } else {
     assert.equal(out.engine.kernels, 'wasm-relaxed');
   }

@@ -19,8 +19,9 @@ export interface CreateOptions {
   model: string | URL | ArrayBuffer | ArrayBufferView;
   /** 'auto' picks wasm-simd where supported; true requires it; false forces wasm-scalar. */
   simd?: 'auto' | boolean;
-  /** The int8 products through relaxed SIMD where the engine runs it ('auto'), required (true)
-   * or never (false). The results are the same; only the speed differs. */
+  /** An int8 model's products through relaxed SIMD where the engine runs it ('auto'), required
+   * (true; an error where it does not, or with simd:false) or never (false). The results are
+   * the same; only the speed differs. */
   relaxed?: 'auto' | boolean;
   /** Follows the model download (URLs only); total is null when the size is not known. */
   onProgress?: (progress: { loaded: number; total: number | null }) => void;

@@ -43,7 +43,10 @@ export async function createTranslator(options) {
     throw new TypeError('createTranslator: model is required (a URL, a file path or bytes)');
   }
   if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
-    throw new TypeError(`relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
+    throw new TypeError(`createTranslator: relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
+  }
+  if (relaxed === true && simd === false) {
+    throw new TypeError('createTranslator: relaxed:true needs the SIMD engine, and simd:false asks for the scalar one');
   }
   const choice = { ...chooseVariant(simd), relaxed };
   const [engine, bytes] = await Promise.all([

@@ -29,15 +29,18 @@ export async function installRelaxed(module, wasmUrl) {
   const memory = exports.find((e) => e instanceof WebAssembly.Memory);
   const table = exports.find((e) => e instanceof WebAssembly.Table);
   if (!memory || !table) return { installed: false, reason: 'the engine exports no memory or table' };
+  let index = -1;
   try {
     const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
-    const index = table.grow(1);
+    index = table.grow(1);
     table.set(index, instance.exports.dots);
     if (!module.installRelaxed(index)) {
       table.set(index, null);
       return { installed: false, reason: 'relaxed SIMD failed its check against exact sums' };
     }
   } catch (e) {
+    // Nothing was installed (installRelaxed sets the C++ side's pointer only after its check).
+    if (index >= 0) table.set(index, null);
     return { installed: false, reason: `cannot install relaxed SIMD: ${e.message}` };
   }
   return { installed: true, reason: 'relaxed SIMD supported' };
