@@ -23,7 +23,8 @@ const PAGES = [
   ['index.html', (lang) => `?model=${model.name}&text=${text}&lang=${lang}`, '[data-role="app"][data-state="done"]'],
   ['compare.html', (lang) => `?text=${text}&lang=${lang}`, '[data-role="app"][data-state="done"]'],
   ['embed.html', (lang) => `?model=${model.name}&text=${text}&lang=${lang}&speed=4`, 'attention-translator[data-state="done"]'],
-  ['embed-docs.html', () => '', 'attention-translator'],
+  // Its widgets below the fold load when scrolled to; the two at the top decode on load.
+  ['embed-docs.html', () => '', 'attention-translator[data-state="done"]'],
 ];
 
 for (const [file, query, ready] of PAGES) {
@@ -32,6 +33,11 @@ for (const [file, query, ready] of PAGES) {
       const page = await browser.newPage();
       await page.goto(`${browser.url}${file}${query(lang)}`);
       await page.waitForSelector(ready, { timeout: 90_000 });
+      // No widget still loading or decoding: one that is can start a row's fade-in after the
+      // check below and fail colour contrast (embed-docs.html in zh did, in one CI run, when
+      // this waited only for the element to exist).
+      await page.waitForFunction(() => [...document.querySelectorAll('attention-translator')]
+        .every((el) => el.dataset.state !== 'loading' && el.dataset.state !== 'decoding'), null, { timeout: 90_000 });
       // Rows fade in, also inside the widgets' shadow roots, which document.getAnimations()
       // leaves out (a row caught mid-fade fails colour contrast).
       await page.waitForFunction(() => [document, ...[...document.querySelectorAll('attention-translator')]
