@@ -22,14 +22,11 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, cannotStart } from './chromium.mjs';
 import { ROOT } from './engines.mjs';
 import { ortVersion } from './ort-peer.mjs';
 import { peerInputs } from './peer-bench.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-// tests/browser/helpers.mjs's flags: no network of its own, no GPU, no sandbox (root).
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 const median = (xs) => {
@@ -123,9 +120,9 @@ export async function benchBrowser(o, sentences, { peers = false } = {}) {
   let browser;
   try {
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
     } catch (e) {
-      throw new Error(`cannot start ${CHROMIUM} (scripts/setup browser installs it): ${e.message}`);
+      throw cannotStart(e);
     }
     const page = await browser.newPage();
     // The test server's 404 page carries no CSP, so the bench may evaluate its code there.

@@ -8,21 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { CHROMIUM, CHROMIUM_ARGS, cannotStart } from '../../scripts/lib/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = path.join(ROOT, 'tests', 'browser', 'artifacts');
-export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 // Files only the tests serve, under /test-files/: a model that is not a model.
 function testFiles() {
@@ -48,14 +38,14 @@ export async function launch(serverOptions = {}) {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
       timeout: 60_000,
       viewport: { width: 1280, height: 900 },
     });
   } catch (e) {
     await server.close();
     rmSync(profile, { recursive: true, force: true });
-    throw new Error(`cannot start ${CHROMIUM} (scripts/setup browser installs it): ${e.message}`);
+    throw cannotStart(e);
   }
   context.setDefaultTimeout(30_000);
   mkdirSync(ARTIFACTS, { recursive: true });
