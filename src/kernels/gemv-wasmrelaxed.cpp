@@ -80,14 +80,11 @@ void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t 
   if (s.sums.size() < 2 * rows4) s.sums.resize(2 * rows4);
   split(cols, xq, s.uh.data(), s.ul.data());
   g_dots(W, ld, rows4, cols, s.uh.data(), s.ul.data(), s.sums.data());
-  const v128_t vxs = wasm_f32x4_splat(xs);
-  for (size_t r = 0; r < rows4; r += 4) {  // qs8-wasmsimd.h's rows4 formula
+  for (size_t r = 0; r < rows4; r += 4) {
     const int32_t* sums = s.sums.data() + 2 * r;
     const v128_t dots =
         dots4(wasm_v128_load(sums), wasm_v128_load(sums + 4), wasm_v128_load(wsum + r));
-    v128_t v = wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(scale + r), vxs), dots);
-    if (bias) v = wasm_f32x4_add(v, wasm_v128_load(bias + r));
-    wasm_v128_store(y + r, v);
+    bl_qs8::store4(dots, scale + r, xs, bias ? bias + r : nullptr, y + r);
   }
   for (size_t r = rows4; r < rows; r++) {  // the last rows % 4: the scalar twin's formula
     const float v = (scale[r] * xs) * float(bl_qs8_dot__scalar(cols, W + r * ld, xq));

@@ -100,8 +100,17 @@ static inline v128_t hsum4_i32x4(v128_t a, v128_t b, v128_t c, v128_t d) {
                         wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
 }
 
-// y[0..4) = (scale[i] * xs) * float(dot_i) + bias[i] for rows w[0..4): the scalar twin's
-// formula, operation for operation.
+// y[0..4) = (scale[i] * xs) * dots[i] + bias[i] (bias may be null), dots the 4 rows' exact
+// integer products already converted to f32: the scalar twin's formula, operation for
+// operation. rows4 and the relaxed kernel (gemv-wasmrelaxed.cpp) both end here.
+static inline void store4(v128_t dots, const float* scale, float xs, const float* bias,
+                          float* y) {
+  v128_t sum = wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(scale), wasm_f32x4_splat(xs)), dots);
+  if (bias) sum = wasm_f32x4_add(sum, wasm_v128_load(bias));
+  wasm_v128_store(y, sum);
+}
+
+// y[0..4) = (scale[i] * xs) * float(dot_i) + bias[i] for rows w[0..4).
 static inline void rows4(const int8_t* const* w, const int16_t* xq, size_t cols,
                          const float* scale, float xs, const float* bias, float* y) {
   v128_t dots;
@@ -116,9 +125,7 @@ static inline void rows4(const int8_t* const* w, const int16_t* xq, size_t cols,
     totals_i64<4>(w, xq, cols, tot);
     dots = wasm_f32x4_make(float(tot[0]), float(tot[1]), float(tot[2]), float(tot[3]));
   }
-  v128_t sum = wasm_f32x4_mul(wasm_f32x4_mul(wasm_v128_load(scale), wasm_f32x4_splat(xs)), dots);
-  if (bias) sum = wasm_f32x4_add(sum, wasm_v128_load(bias));
-  wasm_v128_store(y, sum);
+  store4(dots, scale, xs, bias, y);
 }
 
 // One row, as rows4 computes each of its four.
