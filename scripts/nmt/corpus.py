@@ -16,8 +16,7 @@ def file_sha256(path):
 
 
 def build(path, src_vocab, tgt_vocab, src_lang="en", tgt_lang="fr", limit=None, cache_dir=None):
-    """Returns dict with vocabularies, names and per-split lists of
-    (src_text, tgt_text, src_tokens, tgt_tokens, src_ids, tgt_ids)."""
+    """Returns dict with vocabularies, names and per-split lists of data.Pair."""
     key = None
     if cache_dir:
         key = hashlib.sha1(f"{file_sha256(path)}:{src_vocab}:{tgt_vocab}:{src_lang}:{tgt_lang}:"
@@ -25,7 +24,10 @@ def build(path, src_vocab, tgt_vocab, src_lang="en", tgt_lang="fr", limit=None, 
         cache = os.path.join(cache_dir, f"corpus-{key}.pkl")
         if os.path.exists(cache):
             with open(cache, "rb") as f:
-                return pickle.load(f)
+                out = pickle.load(f)
+            # caches written before data.Pair hold plain tuples
+            out["splits"] = {k: [data.as_pair(x) for x in v] for k, v in out["splits"].items()}
+            return out
     pairs = data.read_pairs(path)
     if limit:
         pairs = pairs[:limit]
@@ -41,12 +43,12 @@ def build(path, src_vocab, tgt_vocab, src_lang="en", tgt_lang="fr", limit=None, 
     for name, items in splits.items():
         toks[name] = [(s, t, tk.tokenize(s, src_lang, sn), tk.tokenize(t, tgt_lang, tn))
                       for s, t in items]
-    out["src_itos"] = data.build_vocab([x[2] for x in toks["train"]], src_vocab)
-    out["tgt_itos"] = data.build_vocab([x[3] for x in toks["train"]], tgt_vocab)
+    out["src_itos"] = data.build_vocab([st for _, _, st, _ in toks["train"]], src_vocab)
+    out["tgt_itos"] = data.build_vocab([tt for _, _, _, tt in toks["train"]], tgt_vocab)
     si = {w: i for i, w in enumerate(out["src_itos"])}
     ti = {w: i for i, w in enumerate(out["tgt_itos"])}
     for name, items in toks.items():
-        out["splits"][name] = [(s, t, st, tt, data.encode(st, si), data.encode(tt, ti))
+        out["splits"][name] = [data.Pair(s, t, st, tt, data.encode(st, si), data.encode(tt, ti))
                                for s, t, st, tt in items]
     if cache_dir:
         os.makedirs(cache_dir, exist_ok=True)

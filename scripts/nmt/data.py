@@ -2,6 +2,7 @@
 import collections
 import hashlib
 import os
+from typing import NamedTuple, Optional
 
 from . import tokenizer as tk
 
@@ -11,6 +12,46 @@ DEFAULT_DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "eng-
 
 SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
+
+
+class Pair(NamedTuple):
+    """One sentence pair of the corpus. A tuple underneath, so corpora cached as plain tuples
+    and callers that build or compare plain tuples keep working."""
+    src: str              # the English text
+    tgt: str              # the French text
+    src_tokens: list      # spec tokens (docs/tokenization.md)
+    tgt_tokens: list
+    src_ids: list         # vocabulary ids, </s> not included
+    tgt_ids: list
+
+
+class LinkedPair(NamedTuple):
+    """A Pair with the word links an unsupervised aligner drew (scripts/nmt/ibm.py), for
+    train --guided-alignment: (j, i) links English token j to French token i."""
+    src: str
+    tgt: str
+    src_tokens: list
+    tgt_tokens: list
+    src_ids: list
+    tgt_ids: list
+    links: tuple
+
+
+def as_pair(x):
+    """A Pair, or a LinkedPair when x carries links (a 7th field)."""
+    if isinstance(x, (Pair, LinkedPair)):
+        return x
+    return LinkedPair(*x) if len(x) > 6 else Pair(*x)
+
+
+def with_links(x, links):
+    """x with these links (None: a plain Pair)."""
+    return Pair(*x[:6]) if links is None else LinkedPair(*x[:6], links)
+
+
+def links_of(x):
+    """The pair's aligner links, or None when it has none."""
+    return x[6] if len(x) > 6 else None
 
 
 def read_pairs(path):

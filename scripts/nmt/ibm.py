@@ -177,8 +177,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     corp = corpus.build(args.data, 6000, 16000, cache_dir=f"{data.ROOT}/build/train")
     train = [x for x in corp["splits"]["train"]
-             if 0 < len(x[2]) <= args.max_len and 0 < len(x[3]) <= args.max_len]
-    aligner = Aligner().fit([x[2] for x in train], [x[3] for x in train])
+             if 0 < len(x.src_tokens) <= args.max_len and 0 < len(x.tgt_tokens) <= args.max_len]
+    aligner = Aligner().fit([x.src_tokens for x in train], [x.tgt_tokens for x in train])
     gold = alignment.read_gold(args.align)
     links = aligner.align([g["en_tokens"] for g in gold], [g["fr_tokens"] for g in gold])
     by_id = {id(g): a for g, a in zip(gold, links)}

@@ -23,38 +23,40 @@ def join_pairs(items, fraction, seed, src_index, tgt_index, src_names, tgt_names
     draw) joined with a space and tokenized again, so truecasing treats each part as a new
     sentence. Pairs over max_src source or max_tgt target tokens are dropped (the shipped
     recipe keeps 62 and 78, from when the core read at most 64 tokens, </s> included).
-    Returns corpus tuples, like corpus.build's, with the parts' word links joined when the
-    items carry them (train --guided-alignment)."""
+    Returns data.Pair records, like corpus.build's; data.LinkedPair, with the parts' word
+    links joined, when the items carry links (train --guided-alignment)."""
     rng = random.Random(seed)
     want = round(fraction * len(items))
     out = []
     tries = 0
     while len(out) < want and tries < 4 * want:
         tries += 1
-        parts = [items[rng.randrange(len(items))] for _ in range(rng.randint(2, max_parts))]
-        if any(p[0][-1:] not in ".!?" for p in parts):
+        parts = [data.as_pair(items[rng.randrange(len(items))])
+                 for _ in range(rng.randint(2, max_parts))]
+        if any(p.src[-1:] not in ".!?" for p in parts):
             continue  # a part without a closing mark would run into the next sentence
-        src, tgt = " ".join(p[0] for p in parts), " ".join(p[1] for p in parts)
+        src, tgt = " ".join(p.src for p in parts), " ".join(p.tgt for p in parts)
         st, tt = tk.tokenize(src, "en", src_names), tk.tokenize(tgt, "fr", tgt_names)
         if len(st) > max_src or len(tt) > max_tgt:
             continue
-        item = (src, tgt, st, tt, data.encode(st, src_index), data.encode(tt, tgt_index))
-        links = joined_links(parts, len(st), len(tt))
-        out.append(item if links is None else item + (links,))
+        item = data.Pair(src, tgt, st, tt, data.encode(st, src_index), data.encode(tt, tgt_index))
+        out.append(data.with_links(item, joined_links(parts, len(st), len(tt))))
     return out
 
 
 def joined_links(parts, n_src, n_tgt):
-    """The parts' word links (item[6], from scripts/nmt/ibm.py), shifted to where each part
-    sits in the joined pair. None when a part has none, or when joining changed the number of
-    tokens, so that a shifted link could point at the wrong word."""
-    if any(len(p) < 7 for p in parts) or n_src != sum(len(p[2]) for p in parts) \
-            or n_tgt != sum(len(p[3]) for p in parts):
+    """The parts' word links (from scripts/nmt/ibm.py), shifted to where each part sits in the
+    joined pair. None when a part has none, or when joining changed the number of tokens, so
+    that a shifted link could point at the wrong word."""
+    parts = [data.as_pair(p) for p in parts]
+    if any(data.links_of(p) is None for p in parts) \
+            or n_src != sum(len(p.src_tokens) for p in parts) \
+            or n_tgt != sum(len(p.tgt_tokens) for p in parts):
         return None
     out, js, it = [], 0, 0
     for p in parts:
-        out.extend((j + js, i + it) for j, i in p[6])
-        js, it = js + len(p[2]), it + len(p[3])
+        out.extend((j + js, i + it) for j, i in p.links)
+        js, it = js + len(p.src_tokens), it + len(p.tgt_tokens)
     return tuple(out)
 
 

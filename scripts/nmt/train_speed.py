@@ -49,7 +49,7 @@ def main(argv=None):
             "transformer": transformer.default_config(
                 max_src_len=100, max_tgt_len=150, tgt_vocab=16000, **json.loads(args.transformer))}
     corp = corpus.build(args.data, 6000, 16000, cache_dir=os.path.join(data.ROOT, "build", "train"))
-    train = [x for x in corp["splits"]["train"] if 0 < len(x[4]) <= 30 and 0 < len(x[5]) <= 30]
+    train = [x for x in corp["splits"]["train"] if 0 < len(x.src_ids) <= 30 and 0 < len(x.tgt_ids) <= 30]
     si = {w: i for i, w in enumerate(corp["src_itos"])}
     ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
     train += joined.join_pairs(train, args.joined, args.seed, si, ti, set(corp["src_names"]),
@@ -65,7 +65,7 @@ def main(argv=None):
     tokens = {name: [] for name in models}
     for i in range(args.warm + args.steps):
         batch = order[i % len(order)]
-        ntok = sum(len(x[5]) + 1 for x in batch)
+        ntok = sum(len(x.tgt_ids) + 1 for x in batch)
         for name, (m, opt) in models.items():
             t0 = time.perf_counter()
             loss = loss_of(m, batch, 0.1, args.bf16)

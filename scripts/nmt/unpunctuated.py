@@ -3,22 +3,25 @@ ends as cleanly as with one. Every Tatoeba sentence ends with . ! or ?, so a mod
 them alone has never seen an input end without one, and runs on after it."""
 import random
 
+from . import data
+
 MARKS = (".", "!", "?")
 
 
 def strip_final_mark(item):
     """The pair without the closing mark on both sides, or None when either side has none.
-    Word links (item[6]) that touch a removed token are dropped with it. Only the last mark
-    goes: "Really?!" becomes "Really?", still a whole sentence."""
-    src, tgt, st, tt, sid, tid = item[:6]
+    Word links that touch a removed token are dropped with it. Only the last mark goes:
+    "Really?!" becomes "Really?", still a whole sentence."""
+    p = data.as_pair(item)
+    st, tt = p.src_tokens, p.tgt_tokens
     if len(st) < 2 or len(tt) < 2 or st[-1] not in MARKS or tt[-1] not in MARKS:
         return None
     def cut(text):  # the text of the tokens kept
         return text.rstrip()[:-1].rstrip()
-    out = (cut(src), cut(tgt), st[:-1], tt[:-1], sid[:-1], tid[:-1])
-    if len(item) > 6:
-        out += (tuple((j, i) for j, i in item[6] if j < len(st) - 1 and i < len(tt) - 1),)
-    return out
+    out = data.Pair(cut(p.src), cut(p.tgt), st[:-1], tt[:-1], p.src_ids[:-1], p.tgt_ids[:-1])
+    links = data.links_of(p)
+    return data.with_links(out, None if links is None else tuple(
+        (j, i) for j, i in links if j < len(st) - 1 and i < len(tt) - 1))
 
 
 def unpunctuated_pairs(items, fraction, seed):
