@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 
 from . import corpus, data, ibm, joined, unpunctuated
+from .checkpoints import Checkpoints
 from . import transformer
 from .model import Bahdanau, default_config
 
@@ -34,23 +35,25 @@ def batches(items, batch_size, rng):
     """Length buckets: sort by length after a seeded shuffle, cut into batches, shuffle batches."""
     items = list(items)
     rng.shuffle(items)
-    items.sort(key=lambda x: (len(x[4]), len(x[5])))
+    items.sort(key=lambda x: (len(x.src_ids), len(x.tgt_ids)))
     out = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
     rng.shuffle(out)
     return out
 
 
 def collate(batch):
-    src_len = torch.tensor([len(x[4]) + 1 for x in batch])  # + </s>
-    tgt_len = max(len(x[5]) + 1 for x in batch)
+    """Padded id tensors: the source with </s>, the decoder's input <s> y and its target y </s>."""
+    batch = [data.as_pair(x) for x in batch]
+    src_len = torch.tensor([len(x.src_ids) + 1 for x in batch])  # + </s>
+    tgt_len = max(len(x.tgt_ids) + 1 for x in batch)
     src = torch.zeros(len(batch), int(src_len.max()), dtype=torch.long)
     tin = torch.zeros(len(batch), tgt_len, dtype=torch.long)
     tout = torch.zeros(len(batch), tgt_len, dtype=torch.long)
     for b, x in enumerate(batch):
-        s = x[4] + [data.EOS]
+        s = x.src_ids + [data.EOS]
         src[b, :len(s)] = torch.tensor(s)
-        tin[b, :len(x[5]) + 1] = torch.tensor([data.BOS] + x[5])
-        tout[b, :len(x[5]) + 1] = torch.tensor(x[5] + [data.EOS])
+        tin[b, :len(x.tgt_ids) + 1] = torch.tensor([data.BOS] + x.tgt_ids)
+        tout[b, :len(x.tgt_ids) + 1] = torch.tensor(x.tgt_ids + [data.EOS])
     return src, src_len, tin, tout
 
 
@@ -58,12 +61,13 @@ def guide_of(batch, src_size, tgt_size):
     """G[b, i, j] = 1 where the aligner links output position i to source position j (the
     French </s> to the English </s>); rows of unlinked words are all zero."""
     g = torch.zeros(len(batch), tgt_size, src_size)
-    for b, x in enumerate(batch):
-        if len(x) < 7:
+    for b, x in enumerate(map(data.as_pair, batch)):
+        links = data.links_of(x)
+        if links is None:
             continue
-        for j, i in x[6]:
+        for j, i in links:
             g[b, i, j] = 1.0
-        g[b, len(x[5]), len(x[4])] = 1.0
+        g[b, len(x.tgt_ids), len(x.src_ids)] = 1.0
     return g
 
 
@@ -88,34 +92,34 @@ def loss_of(model, batch, smoothing=0.0, bf16=False, guided=0.0):
 
 
 def with_links(items, out_dir, quiet=False):
-    """items, each with a 7th element: its word links from scripts/nmt/ibm.py (fitted on these
+    """items as data.LinkedPair: with their word links from scripts/nmt/ibm.py (fitted on these
     items, cached in out_dir because the fit takes a minute or two)."""
     aligner = ibm.Aligner()
     h = hashlib.sha1(f"{ibm.VERSION}:{aligner.iterations}:{aligner.fwd.p_null}:"
                      f"{aligner.fwd.lam}".encode())
     for x in items:
-        h.update(("\t".join(x[2]) + "\n" + "\t".join(x[3]) + "\n").encode())
+        h.update(("\t".join(x.src_tokens) + "\n" + "\t".join(x.tgt_tokens) + "\n").encode())
     cache = os.path.join(out_dir, f"links-{h.hexdigest()[:16]}.pt")
     if os.path.exists(cache):
         links = torch.load(cache)
     else:
         t0 = time.time()
-        src, tgt = [x[2] for x in items], [x[3] for x in items]
+        src, tgt = [x.src_tokens for x in items], [x.tgt_tokens for x in items]
         links = [tuple(sorted(a)) for a in aligner.fit(src, tgt).align(src, tgt)]
         torch.save(links, cache)
         if not quiet:
             print(f"aligner: {len(items)} pairs linked ({time.time() - t0:.0f}s)", flush=True)
-    return [x[:6] + (a,) for x, a in zip(items, links)]
+    return [data.with_links(x, a) for x, a in zip(items, links)]
 
 
 @torch.no_grad()
 def dev_loss(model, dev, batch_size=256, bf16=False):
     model.eval()
     total, n = 0.0, 0
-    dev = sorted(dev, key=lambda x: (len(x[4]), len(x[5])))
+    dev = sorted(dev, key=lambda x: (len(x.src_ids), len(x.tgt_ids)))
     for i in range(0, len(dev), batch_size):
         b = dev[i:i + batch_size]
-        ntok = sum(len(x[5]) + 1 for x in b)
+        ntok = sum(len(x.tgt_ids) + 1 for x in b)
         total += loss_of(model, b, bf16=bf16).item() * ntok
         n += ntok
     model.train()
@@ -138,7 +142,7 @@ def fmt_time(sec):
     return f"{sec // 3600}:{sec % 3600 // 60:02d}:{sec % 60:02d}"
 
 
-def main(argv=None):
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/train", description=__doc__)
     ap.add_argument("--data", default=data.DEFAULT_DATA, help="Tatoeba TSV (English<TAB>French)")
     ap.add_argument("--out", default=os.path.join(data.ROOT, "build", "train", "en-fr"),
@@ -187,29 +191,39 @@ def main(argv=None):
     ap.add_argument("--limit", type=int, default=None, help="use the first N pairs only (tests)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    ap.add_argument("--snapshots", action="store_true",
+                    help="also keep the weights at step 0 and at logarithmically spaced steps "
+                         "(checkpoints.snapshot_steps) in OUT/snapshots/, for the training timelapse "
+                         "(scripts/timelapse)")
     ap.add_argument("--config", default="{}", help="JSON overrides of the model config")
     ap.add_argument("--dev-size", type=int, default=2000)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    return args
 
-    torch.set_num_threads(args.threads)
-    os.makedirs(args.out, exist_ok=True)
-    ckpt_path = os.path.join(args.out, "last.pt")
-    log_path = os.path.join(args.out, "log.jsonl")
 
+def model_config(args):
+    """The model's config: the architecture's defaults, --scoring/--decoder and --config."""
     if args.arch == "transformer":
         cfg = transformer.default_config(**json.loads(args.config))
     else:
         cfg = default_config(scoring=args.scoring, decoder=args.decoder, **json.loads(args.config))
     if args.guided_alignment > 0:
         cfg["attention_guidance"] = "ibm1-diag"  # the file says so; pages tell the reader
-    warmup = args.warmup if args.warmup is not None else (400 if args.arch == "transformer" else 0)
+    return cfg
+
+
+def training_data(args, cfg):
+    """(corpus, training pairs, dev pairs). The training pairs are the single ones within
+    --max-len (or a --train-subset of them), with their aligner links under
+    --guided-alignment, then the joined pairs and the unmarked ones. Fixes cfg's vocabulary
+    sizes to the corpus's."""
     t0 = time.time()
     corp = corpus.build(args.data, cfg["src_vocab"], cfg["tgt_vocab"], cfg["src_lang"],
                         cfg["tgt_lang"], limit=args.limit, cache_dir=os.path.join(args.out, ".."))
     cfg["src_vocab"], cfg["tgt_vocab"] = len(corp["src_itos"]), len(corp["tgt_itos"])
     train = [x for x in corp["splits"]["train"]
-             if 0 < len(x[4]) <= args.max_len and 0 < len(x[5]) <= args.max_len]
+             if 0 < len(x.src_ids) <= args.max_len and 0 < len(x.tgt_ids) <= args.max_len]
     if args.train_subset:
         train = random.Random(args.seed).sample(train, min(args.train_subset, len(train)))
     if args.guided_alignment > 0 and (args.arch != "rnn" or cfg["scoring"] == "none"):
@@ -233,7 +247,12 @@ def main(argv=None):
     if not args.quiet:
         print(f"corpus: {len(train)} train pairs, {len(dev)} dev pairs, vocab "
               f"{cfg['src_vocab']}/{cfg['tgt_vocab']} ({time.time() - t0:.0f}s)", flush=True)
+    return corp, train, dev
 
+
+def start(args, cfg, corp, ckpt_path):
+    """(model, optimizer, state): resumed from ckpt_path when it exists, else fresh, or with
+    --init a trained checkpoint's weights under a new optimizer (a second stage)."""
     torch.manual_seed(args.seed)
     model = build_model(cfg)
     betas = (0.9, 0.98) if args.arch == "transformer" else (0.9, 0.999)
@@ -264,22 +283,24 @@ def main(argv=None):
     if not args.quiet:
         print(f"model: {model.num_params():,} parameters, "
               f"{cfg.get('arch', 'rnn')}, scoring {cfg['scoring']}", flush=True)
+    return model, opt, state
 
-    meta = {"cfg": cfg, "src_itos": corp["src_itos"], "tgt_itos": corp["tgt_itos"],
-            "src_names": corp["src_names"], "tgt_names": corp["tgt_names"]}
 
-    def save(path, best=False):
-        tmp = path + ".tmp"
-        payload = dict(meta, model=model.state_dict(), state=state)
-        if not best:
-            payload["opt"] = opt.state_dict()
-        torch.save(payload, tmp)
-        os.replace(tmp, path)
+def recipe_of(args, warmup):
+    """The settings a model file records as its training recipe."""
+    recipe = {k: getattr(args, k) for k in ("epochs", "steps", "minutes", "batch", "lr", "smoothing",
+                                            "max_len", "seed", "threads", "bf16", "joined",
+                                            "train_subset", "arch", "joined_max_parts",
+                                            "joined_max_len", "guided_alignment", "init",
+                                            "unpunctuated")}
+    recipe["warmup"] = warmup
+    return recipe
 
-    def log(rec):
-        with open(log_path, "a") as f:
-            f.write(json.dumps(rec) + "\n")
 
+def run(args, model, opt, state, train, dev, ck, warmup):
+    """The optimisation loop: length-bucketed batches in a seeded order per epoch, the learning
+    rate schedule, gradient clipping at norm 1, progress lines, a checkpoint every
+    --checkpoint-minutes, and the dev loss at the end of each epoch (or of the budget)."""
     per_epoch = math.ceil(len(train) / args.batch)
     total_steps = args.steps or per_epoch * args.epochs
     budget = args.minutes * 60 if args.minutes else None
@@ -288,30 +309,25 @@ def main(argv=None):
 
     def time_frac():
         return None if budget is None else min(state["elapsed"] / budget, 1.0)
-    recipe = {k: getattr(args, k) for k in ("epochs", "steps", "minutes", "batch", "lr", "smoothing",
-                                            "max_len", "seed", "threads", "bf16", "joined",
-                                            "train_subset", "arch", "joined_max_parts",
-                                            "joined_max_len", "guided_alignment", "init",
-                                            "unpunctuated")}
-    recipe["warmup"] = warmup
-    meta["recipe"] = recipe
     session_start = time.time()
     elapsed_before = state["elapsed"]
     last_ckpt = time.time()
     model.train()
+    ck.snapshot()  # at step 0: the untrained model, the timelapse's first frame
+
     def finish_epoch():
         state["epoch"] += 1
         state["batch"] = 0
         dl = dev_loss(model, dev, bf16=args.bf16)
-        log({"epoch": state["epoch"], "step": state["step"], "dev_loss": dl,
-             "elapsed": state["elapsed"]})
+        ck.log({"epoch": state["epoch"], "step": state["step"], "dev_loss": dl,
+                "elapsed": state["elapsed"]})
         if not args.quiet:
             print(f"epoch {state['epoch']} done at step {state['step']}: dev loss {dl:.3f} "
                   f"(elapsed {fmt_time(state['elapsed'])})", flush=True)
         if dl < state["best_dev"]:
             state["best_dev"] = dl
-            save(os.path.join(args.out, "best.pt"), best=True)
-        save(ckpt_path)
+            ck.save_best()
+        ck.save()
 
     while (state["step"] < total_steps and (args.steps or budget or state["epoch"] < args.epochs)
            and (budget is None or state["elapsed"] < budget)):
@@ -330,6 +346,7 @@ def main(argv=None):
             run_loss += loss.item()
             run_n += 1
             state["elapsed"] = elapsed_before + time.time() - session_start
+            ck.snapshot()
             if run_n % 50 == 0 and not args.quiet:
                 if budget:
                     done = time_frac()
@@ -343,16 +360,34 @@ def main(argv=None):
                       f"loss {run_loss / run_n:.3f} lr {opt.param_groups[0]['lr']:.2e} "
                       f"{100 * done:.1f}% elapsed {fmt_time(state['elapsed'])} "
                       f"eta {fmt_time(eta)}", flush=True)
-                log({"epoch": state["epoch"] + 1, "step": state["step"],
-                     "train_loss": run_loss / run_n, "elapsed": state["elapsed"]})
+                ck.log({"epoch": state["epoch"] + 1, "step": state["step"],
+                        "train_loss": run_loss / run_n, "elapsed": state["elapsed"]})
                 run_loss, run_n = 0.0, 0
             if time.time() - last_ckpt > args.checkpoint_minutes * 60:
-                save(ckpt_path)
+                ck.save()
                 last_ckpt = time.time()
             if state["step"] >= total_steps or (budget and state["elapsed"] >= budget):
                 break
         finish_epoch()  # a step budget ending mid-epoch counts as an epoch: dev loss is logged
         last_ckpt = time.time()
+    if args.snapshots:
+        ck.snapshot(force=True)  # the last frame is the trained model
+
+
+def main(argv=None):
+    """scripts/train: the phases in order. Returns (model, meta, state) for the tests."""
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.out, exist_ok=True)
+    cfg = model_config(args)
+    warmup = args.warmup if args.warmup is not None else (400 if args.arch == "transformer" else 0)
+    corp, train, dev = training_data(args, cfg)
+    model, opt, state = start(args, cfg, corp, os.path.join(args.out, "last.pt"))
+    meta = {"cfg": cfg, "src_itos": corp["src_itos"], "tgt_itos": corp["tgt_itos"],
+            "src_names": corp["src_names"], "tgt_names": corp["tgt_names"],
+            "recipe": recipe_of(args, warmup)}
+    ck = Checkpoints(args.out, meta, model, opt, state, args.snapshots)
+    run(args, model, opt, state, train, dev, ck, warmup)
     return model, meta, state
 
 
