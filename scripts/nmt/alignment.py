@@ -13,7 +13,12 @@ judged on the same rows, and reads the attention row of each French token:
   the row's total);
 - AER (Och & Ney 2003): 1 - (|A&S| + |A&P|) / (|A| + |S|), with A the argmax link of every
   French token whose argmax is not </s>, S the sure and P the sure + possible links;
-- entropy: mean entropy in bits of the French tokens' rows.
+- entropy: mean entropy in bits of the French tokens' rows;
+- diagonal: the accuracy of no model at all, French token i of m looking at English token
+  round(i (n - 1) / (m - 1)) of n: the in-order words that any alignment gets for free;
+- off-diagonal accuracy: accuracy on the sure-linked French tokens whose diagonal position is
+  not one of their gold English tokens, the jumps where the two word orders differ, which is
+  what the paper's claim is about.
 """
 import math
 
@@ -56,11 +61,18 @@ def entropy_bits(row):
     return -sum(p * math.log2(p) for p in row if p > 0)
 
 
+def diagonal(i, m, n):
+    """The English position that French position i of m faces on the plain diagonal (n English
+    tokens, </s> excluded)."""
+    return 0 if m <= 1 else int(math.floor(i * (n - 1) / (m - 1) + 0.5))
+
+
 def measure(items, rows_of):
     """rows_of(item) -> attention rows, one per French token (the </s> row dropped), each with
     one weight per English token plus </s> last. Returns the four measures as percentages
     (entropy in bits) and the counts behind them."""
     hit = linked = 0
+    diag_hit = off_linked = off_hit = 0
     mass = 0.0
     a_s = a_p = n_a = n_s = 0
     ent, n_rows = 0.0, 0
@@ -77,6 +89,11 @@ def measure(items, rows_of):
                 linked += 1
                 hit += best in gold_e
                 mass += sum(row[e] for e in gold_e)
+                on_diag = diagonal(fi, len(rows), n_en) in gold_e
+                diag_hit += on_diag
+                if not on_diag:
+                    off_linked += 1
+                    off_hit += best in gold_e
             if row[best] >= row[n_en]:  # the argmax over the whole row is a source word
                 n_a += 1
                 a_s += (best, fi) in it["sure"]
@@ -86,6 +103,9 @@ def measure(items, rows_of):
             "align_mass": 100.0 * mass / max(linked, 1),
             "aer": 100.0 * (1 - (a_s + a_p) / max(n_a + n_s, 1)),
             "align_entropy_bits": ent / max(n_rows, 1),
+            "align_diagonal": 100.0 * diag_hit / max(linked, 1),
+            "align_offdiag_accuracy": 100.0 * off_hit / max(off_linked, 1),
+            "align_offdiag_links": off_linked,
             "align_sentences": len(items), "align_links": linked}
 
 

@@ -144,6 +144,26 @@ def test_alignment_measures_on_a_hand_computed_case():
     assert m["align_entropy_bits"] == pytest.approx(sum(map(h, rows)) / 3)
 
 
+def test_diagonal_baseline_and_off_diagonal_accuracy_on_a_flip():
+    # "the black cat ." -> "le chat noir .": the diagonal gets le and the stop for free and
+    # misses the flip; off-diagonal accuracy is measured on chat and noir alone.
+    item = {"en_tokens": ["the", "black", "cat", "."],
+            "sure": {(0, 0), (2, 1), (1, 2), (3, 3)}, "possible": {(0, 0), (2, 1), (1, 2), (3, 3)}}
+    rows = [[0.9, 0.0, 0.0, 0.0, 0.1],   # le -> the (on the diagonal)
+            [0.0, 0.2, 0.7, 0.0, 0.1],   # chat -> cat: an off-diagonal hit
+            [0.0, 0.3, 0.6, 0.0, 0.1],   # noir -> cat: an off-diagonal miss
+            [0.0, 0.0, 0.0, 0.9, 0.1]]   # . -> .
+    m = alignment.measure([item], lambda it: rows)
+    assert m["align_diagonal"] == pytest.approx(50.0)
+    assert m["align_offdiag_links"] == 2
+    assert m["align_offdiag_accuracy"] == pytest.approx(50.0)
+    assert m["align_accuracy"] == pytest.approx(75.0)
+    # unequal lengths: French i of m faces English round(i (n - 1) / (m - 1))
+    assert [alignment.diagonal(i, 3, 5) for i in range(3)] == [0, 2, 4]
+    assert [alignment.diagonal(i, 5, 3) for i in range(5)] == [0, 1, 1, 2, 2]
+    assert alignment.diagonal(0, 1, 4) == 0
+
+
 def test_the_gold_set_parses_and_comes_from_the_test_split():
     gold = alignment.read_gold(os.path.join(ROOT, "models", "eval", "align-gold.tsv"))
     assert len(gold) >= 150
