@@ -8,6 +8,13 @@ of the detokenized output and references, cased. Multi-reference groups
 every French translation of one English sentence in the split; single-reference uses the first
 one in file order. chrF is NLTK's (character 6-grams, beta 3, macro-averaged over sentences);
 its multi-reference figure takes each sentence's best reference.
+
+The first row of each model (with the alignment measures) also scores the everyday set
+(models/eval/everyday-fr.tsv, --everyday): sentences a student would type, written for this
+project, decoded greedily by the chosen engine; a sentence is right when its output, normalised
+(case, apostrophes, spaces before punctuation, final full stop), is one of its accepted French
+translations. It reports the share right, per category, and lists the misses.
+To score only the everyday set: scripts/eval --beam '' --align ''.
 """
 import argparse
 import collections
@@ -23,7 +30,7 @@ import torch
 from nltk.translate.bleu_score import corpus_bleu
 from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-from . import alignment, by_length as bl_out, data, export, joined
+from . import alignment, by_length as bl_out, data, everyday, export, joined
 from . import tokenizer as tk
 from .search import Translator
 
@@ -134,6 +141,9 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--align", default=DEFAULT_GOLD,
                     help="alignment gold set ('' to skip): accuracy, mass, AER, entropy")
+    ap.add_argument("--everyday", default=everyday.DEFAULT_PATH,
+                    help="everyday set ('' to skip): share of sentences translated as one of "
+                         "their accepted French sentences (greedy), and the misses")
     ap.add_argument("--by-length", action="store_true",
                     help="also BLEU per source-length bucket of the long-input set (greedy); "
                          "prints the model card's table")
@@ -161,6 +171,7 @@ def main(argv=None):
     items = test_set(args.data, args.split, args.max_words)[:args.limit]
     refs = [rs for _, rs in items]
     gold = alignment.read_gold(args.align) if args.align else []
+    everyday_items = everyday.read(args.everyday) if args.everyday else []
     long_items = joined.long_inputs(test_set(args.data, args.split, 60)) if args.by_length else []
     fr_words = french_words(args.data) if args.copy else None
     rows, curves = [], []
@@ -182,19 +193,23 @@ def main(argv=None):
                     k: round(v, 3) for k, v in heads[best].items() if isinstance(v, float)}}
                 extra["align_per_head"] = {k: round(v["align_accuracy"], 1)
                                            for k, v in heads.items()}
+        def decode(texts, path=path, tr=tr):  # greedy, with the chosen engine
+            if args.engine == "native":
+                return [t for t, _ in native_translations(path, texts, 1)]
+            return [tr.translate(t)["text"] for t in texts]
+        if everyday_items:
+            extra.update(everyday.score(decode, everyday_items))
         if long_items:
-            def decode(texts):
-                if args.engine == "native":
-                    return [t for t, _ in native_translations(path, texts, 1)]
-                return [tr.translate(t)["text"] for t in texts]
             extra["bleu_by_length"], counts = by_length(decode, long_items, tokenize)
             curves.append({"model": os.path.basename(path).replace(".safetensors", ""),
                            "scoring": meta["cfg"]["scoring"], "arch": extra["arch"],
                            "bleu": extra["bleu_by_length"],
                            "sentences": counts})
-        if gold or long_items:
+        if gold or long_items or everyday_items:
             rows.append(extra)
             print(json.dumps(extra, ensure_ascii=False), flush=True)
+        if everyday_items and not args.json:
+            print(everyday.summary(extra["model"], extra), flush=True)
         for beam in (int(b) for b in args.beam.split(",") if b):
             t0 = time.time()
             entropy = None

@@ -1,0 +1,101 @@
+"""The everyday set (models/eval/everyday-fr.tsv): sentences a student would type, written for
+this project (not from Tatoeba), each with the French translations a teacher would accept.
+scripts/eval scores every model on it: the share of sentences whose output is one of the
+accepted translations once both are normalised, per category, and the misses.
+
+It is a test set: nothing is trained or tuned on it (models/eval/README.md).
+"""
+import os
+import re
+import unicodedata
+
+from . import data
+
+DEFAULT_PATH = os.path.join(data.ROOT, "models", "eval", "everyday-fr.tsv")
+
+APOSTROPHES = "\u2019\u2018\u02bc\u2032\u00b4`"
+QUOTES = "\u00ab\u00bb\u201c\u201d\u201e\""
+SPACES = re.compile(r"[\s\u00a0\u202f\u2007\u2009\u200a\u2060\ufeff]+")
+
+
+def read(path=DEFAULT_PATH):
+    """[{"category", "en", "accepted": [french...], "line"}] in file order.
+    Lines: category<TAB>english<TAB>french | french | ...; blank and '#' lines are skipped."""
+    items, seen = [], {}
+    with open(path, encoding="utf-8") as f:
+        for ln, line in enumerate(f, 1):
+            line = line.rstrip("\n").rstrip("\r")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 3:
+                raise ValueError(f"{path}:{ln}: want 3 tab-separated columns "
+                                 f"(category, english, accepted French), got {len(cols)}")
+            category, en, fr = (c.strip() for c in cols)
+            if not category or not en:
+                raise ValueError(f"{path}:{ln}: empty category or English sentence")
+            accepted = [v.strip() for v in fr.split("|")]
+            if not fr.strip() or any(not v for v in accepted):
+                raise ValueError(f"{path}:{ln}: empty accepted translation in {fr!r}")
+            if en in seen:
+                raise ValueError(f"{path}:{ln}: {en!r} is already on line {seen[en]}")
+            seen[en] = ln
+            items.append({"category": category, "en": en, "accepted": accepted, "line": ln})
+    return items
+
+
+def normalize(text):
+    """The form outputs and accepted translations are compared in: NFC, case-folded, one
+    apostrophe ('), no « » or double quotes, single spaces, no space before ? ! : ; , . and no
+    final full stop ("Tu viens ?" == "tu viens?", "J’ai froid" == "j'ai froid.")."""
+    s = unicodedata.normalize("NFC", text)
+    for ch in APOSTROPHES:
+        s = s.replace(ch, "'")
+    for ch in QUOTES:
+        s = s.replace(ch, " ")
+    s = SPACES.sub(" ", s).strip().casefold()
+    s = re.sub(r"(\w)' +", r"\1'", s)  # "j' ai" -> "j'ai"
+    s = re.sub(r" +([?!:;,.])", r"\1", s)
+    s = s.rstrip(" .")
+    return s
+
+
+def is_right(output, accepted):
+    out = normalize(output)
+    return any(out == normalize(a) for a in accepted)
+
+
+def score(translate, items):
+    """translate: [english] -> [french] (one call for the whole set, so an engine can batch);
+    items: read(). -> {"everyday_right": percent, "everyday_sentences": n,
+    "everyday_by_category": {category: {"right", "sentences", "share"}},
+    "everyday_misses": [{"en", "got", "category"}]} in file order."""
+    outputs = translate([it["en"] for it in items])
+    if len(outputs) != len(items):
+        raise ValueError(f"translate returned {len(outputs)} outputs for {len(items)} sentences")
+    by_cat, misses, right = {}, [], 0
+    for it, got in zip(items, outputs):
+        c = by_cat.setdefault(it["category"], {"right": 0, "sentences": 0})
+        c["sentences"] += 1
+        if is_right(got, it["accepted"]):
+            c["right"] += 1
+            right += 1
+        else:
+            misses.append({"en": it["en"], "got": got, "category": it["category"]})
+    for c in by_cat.values():
+        c["share"] = round(100.0 * c["right"] / c["sentences"], 1)
+    return {"everyday_right": round(100.0 * right / max(len(items), 1), 2),
+            "everyday_sentences": len(items), "everyday_by_category": by_cat,
+            "everyday_misses": misses}
+
+
+def summary(name, result):
+    """Lines for a person: the share right, per category, then every miss."""
+    n = result["everyday_sentences"]
+    right = n - len(result["everyday_misses"])
+    cats = ", ".join(f"{k} {v['right']}/{v['sentences']}"
+                     for k, v in result["everyday_by_category"].items())
+    lines = [f"{name:28s} everyday: {result['everyday_right']:.1f}% right ({right}/{n}) | {cats}"]
+    lines += [f"  miss [{m['category']}] {m['en']}  ->  {m['got']}"
+              for m in result["everyday_misses"]]
+    return "\n".join(lines)
