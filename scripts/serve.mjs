@@ -4,7 +4,7 @@
 // too (CORS, gzip/brotli, ranges) or stricter ones (a CSP, nosniff), so nothing works here
 // that would fail behind such a host.
 //
-//   node scripts/serve.mjs [--port 8000]
+//   node scripts/serve.mjs [--port 8000] [--log] [--help]
 //
 // URL space: /models/* -> models/, /fixtures/* -> tests/fixtures/ (the tiny test models),
 // everything else -> web/ (the page at /).
@@ -230,20 +230,54 @@ export function startServer({ port = 8000, extraMounts = [], headers = {}, log =
   });
 }
 
-function parsePort(argv) {
-  const i = argv.indexOf('--port');
-  const text = i >= 0 ? argv[i + 1] : (process.env.PORT ?? '8000');
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`serve.mjs: bad port ${JSON.stringify(text)}`);
-    process.exit(2);
+export const USAGE = `usage: node scripts/serve.mjs [--port N] [--log]
+
+Serves the page (web/), the models (models/) and the test fixtures on http://${HOST}:N/.
+  --port N   the port, 0 to 65535 (default: $PORT, else 8000; 0 picks a free one)
+  --log      print one line per request
+  --help     print this and exit`;
+
+// -> {port, log, help}. Throws an Error whose message says what is wrong with argv: an
+// argument it does not know, a missing or bad port (digits only, so '' or '8e3' never turn
+// into some other port than the one typed).
+export function parseArgs(argv, env = {}) {
+  const out = { port: undefined, log: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') out.help = true;
+    else if (a === '--log') out.log = true;
+    else if (a === '--port' || a.startsWith('--port=')) {
+      const text = a === '--port' ? argv[++i] : a.slice('--port='.length);
+      if (text === undefined) throw new Error('--port needs a number');
+      out.port = portOf(text, '--port');
+    } else throw new Error(`unknown argument ${JSON.stringify(a)}`);
+  }
+  if (out.port === undefined) out.port = env.PORT === undefined ? 8000 : portOf(env.PORT, 'PORT');
+  return out;
+}
+
+function portOf(text, what) {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(`bad port ${JSON.stringify(text)} (${what}): want a number from 0 to 65535`);
   }
   return port;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = parsePort(process.argv.slice(2));
-  startServer({ port, log: process.argv.includes('--log') }).then(
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2), process.env);
+  } catch (e) {
+    console.error(`serve.mjs: ${e.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const { port } = args;
+  startServer({ port, log: args.log }).then(
     ({ url }) => console.log(`bahdanau-live: serving the page at ${url} (Ctrl+C stops)`),
     (e) => {
       console.error(`serve.mjs: cannot listen on ${HOST}:${port}: ${e.message}`);
