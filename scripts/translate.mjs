@@ -16,6 +16,7 @@ import { MAX_BATCH, createTranslator } from '../web/lib/bahdanau.js';
 import { loadVariant } from '../web/lib/loader.js';
 import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
 import { alignmentLine, alignmentObject, dump, infoObject, translationObject } from './lib/native-json.mjs';
+import { rawArgs, utf8Error } from './lib/raw-args.mjs';
 
 const PROG = 'bahdanau-live';
 const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
@@ -56,7 +57,7 @@ function parseIntArg(s, lo, hi) {
 function parse(argv) {
   const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
     heatmap: false, scalar: false, info: false, force: null, forceTsv: false, split: false, batch: 0,
-    text: [], passthrough: [] };
+    text: [], passthrough: [], textAt: [], forceAt: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -101,6 +102,7 @@ function parse(argv) {
       const v = value();
       if (v === null) return 2;
       o.force = v;
+      o.forceAt = i;
       o.passthrough.push(a, v);
       continue;
     } else if (a === '--force-tsv') {
@@ -112,12 +114,14 @@ function parse(argv) {
     } else if (a === '--') {
       o.passthrough.push(...argv.slice(i));
       o.text.push(...argv.slice(i + 1));
+      o.textAt.push(...argv.slice(i + 1).map((_, k) => i + 1 + k));
       break;
     } else if (a.startsWith('--')) {
       err(`unknown option ${a}\n${USAGE.trimEnd()}`);
       return 2;
     } else {
       o.text.push(a);
+      o.textAt.push(i);
     }
     o.passthrough.push(a);
   }
@@ -168,9 +172,26 @@ async function* stdinLines() {
   if (pending.length) yield pending;
 }
 
+// The native CLI's error for TEXT (the arguments joined by spaces) or the --force TARGET that
+// is not valid UTF-8, from the bytes as typed; null when they are valid, or unknowable here.
+function argumentsError(o, argv) {
+  const raw = rawArgs(argv);
+  if (!raw) return null;
+  const text = Buffer.concat(o.textAt.flatMap((i, k) => (k ? [Buffer.from(' '), raw[i]] : [raw[i]])));
+  const source = o.textAt.length ? utf8Error(text) : null;
+  const target = o.forceAt === null ? null : utf8Error(raw[o.forceAt]);
+  return source ?? (target && `target: ${target}`);
+}
+
 async function main(argv) {
   const o = parse(argv);
   if (typeof o === 'number') return o;
+  const badBytes = argumentsError(o, argv);
+  if (badBytes) {
+    err(badBytes);
+    out(o.json ? '{}\n' : '\n');
+    return 1;
+  }
   try {
     ensureBuilt(o.engine);
   } catch (e) {
@@ -275,17 +296,15 @@ async function main(argv) {
     ok = o.force !== null ? forceLine(o.text.join(' '), o.force) : translateLine(o.text.join(' '));
   } else {
     const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    let n = 0;
     let group = [];
     for await (const bytes of stdinLines()) {
-      n++;
       let line;
       try {
         line = utf8.decode(bytes);
       } catch {
         line = null;
       }
-      const invalid = `input line ${n} is not valid UTF-8`;
+      const invalid = line === null ? utf8Error(bytes) : null; // the native CLI's words
       if (o.batch) {
         group.push(line === null ? { error: invalid } : { line });
         if (group.length === o.batch) {
