@@ -43,6 +43,7 @@
 // host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
 // must allow 'unsafe-eval' (Embind builds its invokers with new Function).
 
+import { MAX_BEAM, MAX_TEXT } from './lib/catalogue.js';
 import { gradientCss } from './ui/colormap.js';
 import { emptyTranslationNote, h, pieces, tokenLabel } from './ui/dom.js';
 import { icon } from './ui/icons.js';
@@ -62,8 +63,6 @@ export { resolveWidgetModel };
 
 const HERE = new URL('.', import.meta.url);
 export const DEFAULT_TEXT = 'The black cat is sleeping.';
-export const MAX_TEXT = 2000;
-const MAX_BEAM = 8;
 
 const WIDGET_STRINGS = {
   en: {

@@ -5,11 +5,12 @@
 // figure is word k of each model as soon as both have computed it. mode="bottleneck"
 // (bottleneck-mode.js) is this with another view and no scoring analysis.
 
+import { COMPARE_MODELS } from '../lib/catalogue.js';
 import { CompareView } from '../ui/compare-view.js';
 import { SIDES, isRow } from '../ui/lockstep.js';
 import { STRINGS } from '../ui/strings.js';
 
-export const COMPARE_DEFAULTS = { a: 'en-fr', b: 'en-fr-dot' };
+export const COMPARE_DEFAULTS = { a: COMPARE_MODELS[0], b: COMPARE_MODELS[1] };
 
 export class CompareMode {
   view;
