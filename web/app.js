@@ -3,6 +3,7 @@
 // a number that is drawn: every weight, score and probability comes from the engine's steps.
 
 import { EngineClient } from './engine/client.js';
+import { forcedSteps, isRow } from './engine/steps.js';
 import { EXAMPLES, titleExamples } from './app/examples.js';
 import { ForceMode } from './app/force.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
@@ -220,12 +221,6 @@ async function decode(text, beam) {
     mine.msPerWord = msPerWord;
     mine.pieces = pieces(result.targetTokens, result.text);
     renderInputNote();
-    if (beam > 1) {
-      // Beam search reports its winner's attention rows, nothing per step: replay those.
-      result.targetTokens.forEach((word, index) =>
-        player.push({ index, word, alpha: result.attention[index], beamOnly: true }),
-      );
-    }
     player.finish();
     setState('done');
     mine.modelSteps = player.steps.slice();
@@ -257,8 +252,7 @@ async function decode(text, beam) {
 // keeps the engine's numbers; word is what the user typed, vocabWord what the model read.
 function showForced(result, french) {
   hideError();
-  const rows = result.steps.map((st, i) => ({ ...st, word: result.targetTokens[i], vocabWord: st.word, forced: true }));
-  replaceRows(rows, pieces(result.targetTokens.slice(0, -1), french));
+  replaceRows(forcedSteps(result), pieces(result.targetTokens.slice(0, -1), french));
 }
 
 function replaceRows(steps, rowPieces) {
@@ -279,8 +273,6 @@ function shownText() {
 }
 
 // ---- drawing -----------------------------------------------------------------------------
-
-const isRow = (step) => !(step.done && step.word === '</s>');
 
 function shownRows() {
   return player.steps

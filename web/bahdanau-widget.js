@@ -43,6 +43,8 @@
 // host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
 // must allow 'unsafe-eval' (Embind builds its invokers with new Function).
 
+import { DecodeSession } from './engine/session.js';
+import { isRow } from './engine/steps.js';
 import { MAX_BEAM, MAX_TEXT } from './lib/catalogue.js';
 import { gradientCss } from './ui/colormap.js';
 import { emptyTranslationNote, h, pieces, tokenLabel } from './ui/dom.js';
@@ -480,29 +482,16 @@ export class AttentionTranslator extends HTMLElement {
     }
     this.#setState('decoding');
     try {
-      let result;
-      if (beam > 1) {
-        result = translator.translate(text, { beam });
-        mine.sourceTokens = result.sourceTokens;
-        this.#matrix.reset(result.sourceTokens);
-        this.#renderSource();
-        result.targetTokens.forEach((word, index) =>
-          this.#player.push({ index, word, alpha: result.attention[index], beamOnly: true }));
-      } else {
-        const steps = translator.steps(text);
-        mine.sourceTokens = steps.sourceTokens;
-        this.#matrix.reset(steps.sourceTokens);
-        this.#renderSource();
-        for await (const step of steps) {
-          if (this.#sentence !== mine) {
-            await steps.return();
-            return;
-          }
-          this.#player.push(step);
-        }
-        if (this.#sentence !== mine) return;
-        result = steps.result;
+      const session = new DecodeSession(translator, text, { beam });
+      mine.sourceTokens = session.sourceTokens;
+      this.#matrix.reset(session.sourceTokens);
+      this.#renderSource();
+      for await (const step of session) {
+        if (this.#sentence !== mine) return; // leaving the loop frees the C++ decoder now
+        this.#player.push(step);
       }
+      if (this.#sentence !== mine) return;
+      const { result } = session;
       mine.result = result;
       mine.pieces = pieces(result.targetTokens, result.text);
       this.#player.finish();
@@ -532,7 +521,6 @@ export class AttentionTranslator extends HTMLElement {
 
   #render() {
     const p = this.#player;
-    const isRow = (st) => !(st.done && st.word === '</s>');
     const shown = p.steps.slice(0, p.position + 1).filter(isRow);
     const sel = this.#heads.sel;
     const rows = shown.map((st) => ({ word: st.word, weights: crossRow(st, sel) }));
@@ -580,10 +568,10 @@ export class AttentionTranslator extends HTMLElement {
     const p = this.#player;
     const S = this.#S;
     syncControls(e, p, S);
-    const words = p.steps.filter((st) => !(st.done && st.word === '</s>')).length;
+    const words = p.steps.filter(isRow).length;
     const step = p.position >= 0 ? p.steps[p.position] : null;
     let text = '';
-    if (step && step.done && step.word === '</s>') text = S.positionEnd(words);
+    if (step && !isRow(step)) text = S.positionEnd(words);
     else if (step) text = S.position(p.position + 1, p.finished ? words : `${words}+`);
     e.position.textContent = text;
     e.widget.dataset.position = String(p.position);

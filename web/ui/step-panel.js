@@ -3,10 +3,10 @@
 // next-word candidates. Built inside the given container (Shadow-DOM friendly); the page and
 // the widget pass the same step objects that web/lib's steps() yields.
 
+import { isRow, isUnknown, topIsUnknown } from '../engine/steps.js';
 import { clear, fmt, h, tokenLabel } from './dom.js';
 import { diverging, gradientCss, inkOn, viridis } from './colormap.js';
 
-const UNK_ID = 1; // fixed by the model format: ids 0-3 are <pad> <unk> <s> </s>
 
 export class StepPanel {
   #root;
@@ -42,7 +42,7 @@ export class StepPanel {
     }
     const { columns, step, scoring = 'additive', decoder = 'paper', guidance = 'none', beam = false } = view;
     const forced = Boolean(step.forced);
-    const isEnd = step.done && step.word === '</s>';
+    const isEnd = !isRow(step);
     root.dataset.step = String(step.index);
     root.dataset.word = step.word;
     const title = isEnd ? S.stepEnd : S.stepHeading(step.index + 1, tokenLabel(step.word));
@@ -53,10 +53,10 @@ export class StepPanel {
       const p = `${fmt(step.prob * 100, 1)}%`;
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'forced-note',
         text: isEnd ? S.forcedEnd(p) : S.forcedStep(p, tokenLabel(step.topWords[0])) }));
-      if (step.token === UNK_ID) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
-    } else if (!beam && step.token === UNK_ID && !isEnd) {
+      if (isUnknown(step)) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
+    } else if (!beam && isUnknown(step) && !isEnd) {
       parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));
-    } else if (!beam && step.topIds?.[0] === UNK_ID) {
+    } else if (!beam && topIsUnknown(step)) {
       // The copy rule (docs/model-format.md): this <unk> would have copied a lower-case English word.
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned',
         text: S.captionUnkBanned(tokenLabel(columns[attended(step.alpha)] ?? '')) }));

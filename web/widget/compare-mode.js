@@ -7,7 +7,8 @@
 
 import { COMPARE_MODELS } from '../lib/catalogue.js';
 import { CompareView } from '../ui/compare-view.js';
-import { SIDES, isRow } from '../ui/lockstep.js';
+import { isRow } from '../engine/steps.js';
+import { SIDES } from '../ui/lockstep.js';
 import { STRINGS } from '../ui/strings.js';
 
 export const COMPARE_DEFAULTS = { a: COMPARE_MODELS[0], b: COMPARE_MODELS[1] };
