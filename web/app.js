@@ -301,7 +301,8 @@ function render() {
       columns: sentence.sourceTokens,
       step: tf.panelStep(step),
       scoring: engine?.info.scoring,
-      decoder: tf.active ? 'transformer' : engine?.info.decoder, // the panel's captions
+      decoder: engine?.info.decoder,
+      transformer: tf.active, // one layer and head of many: the captions say so
       guidance: engine?.info.attentionGuidance,
       beam: Boolean(step.beamOnly),
     });

@@ -17,14 +17,16 @@ export function forcedSteps(result) {
   return result.steps.map((st, i) => ({ ...st, word: result.targetTokens[i], vocabWord: st.word, forced: true }));
 }
 
-// Decision: the steps carry token ids but not whether an id is the unknown word, so this is the
-// one place on the JS side that knows the model format's fixed ids (0-3 are <pad> <unk> <s>
-// </s>, docs/model-format.md). The step panel asks these, and does not restate the id.
+// Decision: the engine's results carry token ids but not whether an id is the unknown word, so
+// this is the one place on the JS side that knows the model format's fixed ids (0-3 are <pad>
+// <unk> <s> </s> in both vocabularies, docs/model-format.md). The step panel and the page's
+// input check ask these, and do not restate the id.
 const UNK_ID = 1;
+export const isUnknownId = (id) => id === UNK_ID;
 
 // The word written is the unknown word (a greedy step copies a source word in its place; a
 // forced one names a word outside the vocabulary).
-export const isUnknown = (step) => step.token === UNK_ID;
+export const isUnknown = (step) => isUnknownId(step.token);
 
 // The model's first choice was the unknown word, which the copy rule refused.
-export const topIsUnknown = (step) => step.topIds?.[0] === UNK_ID;
+export const topIsUnknown = (step) => isUnknownId(step.topIds?.[0]);

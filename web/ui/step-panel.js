@@ -27,7 +27,8 @@ export class StepPanel {
     this.render(this.#last);
   }
 
-  // view: null (nothing yet), or {columns, step, scoring, decoder, guidance}. step is a steps() step
+  // view: null (nothing yet), or {columns, step, scoring, decoder, transformer, guidance}.
+  // transformer: the step is one layer and head of a Transformer's. step is a steps() step
   // ({index, word, e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode
   // only {index, word, alpha} is known, and beam is true. A row of align() (the user's own
   // French) has forced: true, word the typed token and vocabWord what the model read.
@@ -40,7 +41,7 @@ export class StepPanel {
       root.replaceChildren(h('p', { class: 'bl-steps-empty', text: S.stepNone }));
       return;
     }
-    const { columns, step, scoring = 'additive', decoder = 'paper', guidance = 'none', beam = false } = view;
+    const { columns, step, scoring = 'additive', decoder = 'paper', transformer = false, guidance = 'none', beam = false } = view;
     const forced = Boolean(step.forced);
     const isEnd = !isRow(step);
     root.dataset.step = String(step.index);
@@ -68,7 +69,7 @@ export class StepPanel {
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'eos-note', text: S.captionEosPeak }));
     }
     const grid = h('div', { class: 'bl-steps-grid' });
-    const tf = decoder === 'transformer'; // one layer and head of many: the captions say so
+    const tf = transformer; // one layer and head of many: the captions say so
     if (!beam) {
       const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;
       grid.append(section(1, S.stepTitles[0], tf ? S.captionScoreTransformer : captions[scoring] ?? captions.additive,

@@ -15,7 +15,7 @@ export const COMPARE_DEFAULTS = { a: COMPARE_MODELS[0], b: COMPARE_MODELS[1] };
 
 export class CompareMode {
   view;
-  #host; // what the element lends: {element, parts (its shadow tree by role), load, explain, strings, setState, showError}
+  #host; // what the element lends (bahdanau-widget.js #pairHost): events, loading, state, status
   #job = 0;
   #models = { a: null, b: null }; // {url, label, translator}
   #settings = null;
@@ -34,45 +34,29 @@ export class CompareMode {
     this.view = new View(container, { lang, controls, onChange: (view) => this.#onMove(view) });
   }
 
-  #dispatch(name, detail) {
-    this.#host.element.dispatchEvent(new CustomEvent(name, { detail }));
-  }
-
-  #setState(state) {
-    const { parts } = this.#host;
-    if (state === 'loading' || state === 'ready') parts.error.hidden = true;
-    parts.placeholder.hidden = state !== 'loading';
-    this.#host.setState(state);
-  }
-
   // Both downloads as one bar, once both have said how big they are.
   #showProgress(side, p) {
-    const { progressBar } = this.#host.parts;
     if (side === null) {
       this.#progress = {};
-      this.#host.parts.progressLabel.textContent = this.#host.strings().loading;
-      progressBar.removeAttribute('value');
+      this.#host.progress(null);
       return;
     }
     this.#progress[side] = p;
     const all = Object.values(this.#progress);
     if (all.length < SIDES.length || !all.every((x) => x.total)) return;
-    progressBar.max = all.reduce((n, x) => n + x.total, 0);
-    progressBar.value = all.reduce((n, x) => n + x.loaded, 0);
+    this.#host.progress({ loaded: all.reduce((n, x) => n + x.loaded, 0), total: all.reduce((n, x) => n + x.total, 0) });
   }
 
   // The element's hooks follow the view (tests and authors read data-position, data-playing),
   // and each move fires one step event, as in the single view.
   #onMove(view) {
     const p = view.player;
-    const { widget } = this.#host.parts;
-    widget.dataset.position = String(p.position);
-    widget.dataset.playing = String(p.playing);
+    this.#host.position(p);
     const step = p.position >= 0 ? p.steps[p.position] : null;
     if (!step || step === this.#lastStep) return;
     this.#lastStep = step;
     const side = (st) => st && { word: st.word, weights: Array.from(st.alpha), end: !isRow(st) };
-    this.#dispatch('step', { index: step.index, a: side(step.a), b: side(step.b) });
+    this.#host.dispatch('step', { index: step.index, a: side(step.a), b: side(step.b) });
   }
 
   setLang(lang) {
@@ -87,9 +71,7 @@ export class CompareMode {
     if (!a || !b) return;
     const S = STRINGS[this.#lang] ?? STRINGS.en;
     const { variant } = a.translator.engine;
-    const { status } = this.#host.parts;
-    status.textContent = `${[a, b].map((m) => S.modelLabel(m.label)).join(' · ')} · ${S.variantName(variant)}`;
-    status.dataset.variant = variant;
+    this.#host.status(`${[a, b].map((m) => S.modelLabel(m.label)).join(' · ')} · ${S.variantName(variant)}`, variant);
   }
 
   setControls(mode) {
@@ -115,7 +97,7 @@ export class CompareMode {
       return;
     }
     if (SIDES.some((s) => this.#models[s]?.url !== models[s].url)) {
-      this.#setState('loading');
+      this.#host.setState('loading');
       this.#showProgress(null);
       const loaded = {};
       try {
@@ -137,9 +119,9 @@ export class CompareMode {
       if (!live()) return;
       this.#models = loaded;
       for (const s of SIDES) this.view.setModel(s, { info: loaded[s].translator.info(), label: loaded[s].label });
-      this.#setState('ready');
+      this.#host.setState('ready');
       const info = Object.fromEntries(SIDES.map((s) => [s, loaded[s].translator.info()]));
-      this.#dispatch('ready', { info, engine: loaded.a.translator.engine });
+      this.#host.dispatch('ready', { info, engine: loaded.a.translator.engine });
     }
     this.#renderStatus();
     await this.#translate(settings, live);
@@ -151,13 +133,13 @@ export class CompareMode {
     const tr = Object.fromEntries(SIDES.map((s) => [s, this.#models[s].translator]));
     view.player.setSpeed(speed);
     view.reset({ play: autoplay && step === null });
-    host.parts.error.hidden = true; // a new sentence: the previous one's error no longer applies
+    host.hideError(); // a new sentence: the previous one's error no longer applies
     if (!text.trim()) {
       for (const s of SIDES) view.finish(s);
-      this.#setState('done');
+      this.#host.setState('done');
       return;
     }
-    this.#setState('decoding');
+    this.#host.setState('decoding');
     const its = {};
     const results = {};
     try {
@@ -217,9 +199,9 @@ export class CompareMode {
       host.showError(host.explain(err));
       return;
     }
-    this.#setState('done');
+    this.#host.setState('done');
     this.applyStep(this.#settings); // the latest: step or autoplay may have changed while decoding
-    this.#dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
+    this.#host.dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
   }
 
   // Where playback rests once decoded: word `step`, else the end (autoplay plays to it).
