@@ -5,10 +5,11 @@
 //
 //   const session = new DecodeSession(translator, text, { beam });
 //   draw(session.sourceTokens);
-//   for await (const step of session) push(step);   // break, return or cancel() stops it
+//   for await (const step of session) push(step);   // break or return stops it
 //   session.result, session.msPerWord                 // once the last step is out
 //
-// Leaving the loop early frees the C++ decoder at once, not at the next GC.
+// Leaving the loop early (a newer sentence was asked for) frees the C++ decoder at once, not
+// at the next GC.
 
 import { beamSteps, forcedSteps, isRow } from './steps.js';
 
@@ -19,7 +20,6 @@ export class DecodeSession {
   lastMs = null; // what the step just yielded took the engine (greedy only)
   #iterator = null; // greedy: steps()'s
   #steps = null; // beam and forced: all of them, computed at once
-  #cancelled = false;
 
   // beam: 1 (greedy) or wider; target: a translation to force (align()), or null. Bad input
   // throws here, before any step.
@@ -35,20 +35,13 @@ export class DecodeSession {
     this.#steps = target === null ? beamSteps(result) : forcedSteps(result);
     this.sourceTokens = result.sourceTokens;
     this.result = result;
-    this.msPerWord = ms / Math.max(1, this.#steps.filter(isRow).length + 1); // one search for all the words, </s> counted
-  }
-
-  // Stops the stream at its next step.
-  cancel() {
-    this.#cancelled = true;
+    // One search for all the words, </s> counted.
+    this.msPerWord = ms / Math.max(1, this.#steps.filter(isRow).length + 1);
   }
 
   async *[Symbol.asyncIterator]() {
     if (this.#steps) {
-      for (const step of this.#steps) {
-        if (this.#cancelled) return;
-        yield step;
-      }
+      yield* this.#steps;
       return;
     }
     const it = this.#iterator;
@@ -59,13 +52,12 @@ export class DecodeSession {
         const t0 = performance.now();
         const { done, value } = await it.next();
         const ms = performance.now() - t0;
-        if (done || this.#cancelled) break;
+        if (done) break;
         total += ms;
         count += 1;
         this.lastMs = ms;
         yield value;
       }
-      if (this.#cancelled) return;
       // The decoder's own result: the detokenized text and the attention the rows came from.
       this.result = it.result;
       this.msPerWord = total / Math.max(1, count);
