@@ -9,7 +9,7 @@
 //   session.result, session.msPerWord                 // once the last step is out
 //
 // Leaving the loop early (a newer sentence was asked for) frees the C++ decoder at once, not
-// at the next GC.
+// at the next GC; close() does the same for a session read step by step with next().
 
 import { beamSteps, forcedSteps, isRow } from './steps.js';
 
@@ -37,6 +37,11 @@ export class DecodeSession {
     this.result = result;
     // One search for all the words, </s> counted.
     this.msPerWord = ms / Math.max(1, this.#steps.filter(isRow).length + 1);
+  }
+
+  // Frees the decoder of a stream not read to its end (a no-op once it has been).
+  async close() {
+    if (this.#iterator && !this.result) await this.#iterator.return();
   }
 
   async *[Symbol.asyncIterator]() {

@@ -1,13 +1,14 @@
 // <attention-translator mode="compare">: the comparison view (ui/compare-view.js) inside the
 // widget's shadow root. As in the single view, web/lib runs on the host page's main thread,
 // with the page-wide translators the widget shares per model URL; here two of them, whose
-// steps() iterators are advanced in lockstep (one await for both), so position k of the
-// figure is word k of each model as soon as both have computed it. mode="bottleneck"
-// (bottleneck-mode.js) is this with another view and no scoring analysis.
+// decode sessions (engine/session.js) are advanced in lockstep (one await for both), so
+// position k of the figure is word k of each model as soon as both have computed it.
+// mode="bottleneck" (bottleneck-mode.js) is this with another view and no scoring analysis.
 
+import { DecodeSession } from '../engine/session.js';
+import { isRow } from '../engine/steps.js';
 import { COMPARE_MODELS } from '../lib/catalogue.js';
 import { CompareView } from '../ui/compare-view.js';
-import { isRow } from '../engine/steps.js';
 import { SIDES } from '../ui/lockstep.js';
 import { STRINGS } from '../ui/strings.js';
 
@@ -140,19 +141,21 @@ export class CompareMode {
       return;
     }
     this.#host.setState('decoding');
+    const sessions = {};
     const its = {};
     const results = {};
     try {
       for (const s of SIDES) {
-        its[s] = tr[s].steps(text);
-        view.setColumns(s, its[s].sourceTokens);
+        sessions[s] = new DecodeSession(tr[s], text);
+        its[s] = sessions[s][Symbol.asyncIterator]();
+        view.setColumns(s, sessions[s].sourceTokens);
       }
       const running = new Set(SIDES);
       while (running.size) {
         const sides = [...running];
         const next = await Promise.all(sides.map((s) => its[s].next()));
         if (!live()) {
-          await Promise.all(sides.map((s) => its[s].return())); // frees the C++ decoders now
+          await Promise.all(sides.map((s) => sessions[s].close())); // frees the C++ decoders now
           return;
         }
         sides.forEach((s, k) => {
@@ -161,7 +164,7 @@ export class CompareMode {
             return;
           }
           running.delete(s);
-          results[s] = its[s].result;
+          results[s] = sessions[s].result;
           view.setResult(s, results[s]);
           view.finish(s);
         });
@@ -191,7 +194,7 @@ export class CompareMode {
       if (this.#analyse) view.analysisDone();
     } catch (err) {
       if (!live()) return;
-      for (const s of SIDES) await its[s]?.return();
+      for (const s of SIDES) await sessions[s]?.close();
       if (this.#analyse) {
         for (const s of SIDES) view.analysisFailed(s);
         view.analysisDone();
