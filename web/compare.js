@@ -4,13 +4,13 @@
 
 import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
-import { COMPARE_EXAMPLES, titleExamples } from './app/examples.js';
+import { COMPARE_EXAMPLES, exampleChips, titleExamples } from './app/examples.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { ModelMenu } from './app/model-menu.js';
 import { compareLink, readCompareParams } from './app/params.js';
+import { submitOnEnter } from './app/text-box.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
 import { CompareView } from './ui/compare-view.js';
-import { h } from './ui/dom.js';
 import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { STRINGS } from './ui/strings.js';
@@ -149,26 +149,12 @@ function wire() {
     pendingStep = null;
     compare();
   });
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-      e.preventDefault();
-      $('form').requestSubmit();
-    }
-  });
+  submitOnEnter(input, $('form'));
   input.addEventListener('input', updateBackLink);
-  $('examples').replaceChildren(...COMPARE_EXAMPLES.map(({ text, why }) =>
-    h('button', {
-      type: 'button',
-      class: 'chip',
-      title: why,
-      text,
-      on: {
-        click: () => {
-          input.value = text;
-          $('form').requestSubmit();
-        },
-      },
-    })));
+  exampleChips($('examples'), COMPARE_EXAMPLES, (text) => {
+    input.value = text;
+    $('form').requestSubmit();
+  });
   stepWithArrows(document, view.player); // both matrices
   $('lang').addEventListener('click', () => setLanguage(lang === 'zh' ? 'en' : 'zh'));
 }

@@ -14,7 +14,8 @@
 //                                                    'split-sentences'?, sentence?, layer?, head?}}
 //   (strings, at most 2000 characters; a null value removes the attribute)
 
-import { MODELS, resolveModel } from './app/params.js';
+import { resolveModel } from './app/params.js';
+import { MODELS } from './lib/catalogue.js';
 
 export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height', 'mode',
   'split-sentences', 'sentence', 'layer', 'head'];

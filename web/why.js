@@ -8,7 +8,9 @@ import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { measureWhenVisible } from './app/lineage.js';
-import { LINEAGE, LINEAGE_KINDS, WHY_MODELS, readCompareParams, resolveModel } from './app/params.js';
+import { readCompareParams, resolveModel } from './app/params.js';
+import { submitOnEnter } from './app/text-box.js';
+import { LINEAGE, LINEAGE_KINDS, WHY_MODELS } from './lib/catalogue.js';
 import { BleuChart } from './ui/bleu-chart.js';
 import { BottleneckView } from './ui/bottleneck-view.js';
 import { h } from './ui/dom.js';
@@ -309,12 +311,7 @@ function wire() {
     e.preventDefault();
     translate();
   });
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-      e.preventDefault();
-      $('form').requestSubmit();
-    }
-  });
+  submitOnEnter(input, $('form'));
   input.addEventListener('input', updateLinks);
   $('run').addEventListener('click', runExperiment);
   $('cancel').addEventListener('click', () => experiment?.cancel());

@@ -1,5 +1,8 @@
 // Example sentences, each chosen (on the shipped model) to show something about attention; why
 // is the chip's tooltip, zh the same in Chinese (French words quoted).
+
+import { h } from '../ui/dom.js';
+
 export const EXAMPLES = [
   { text: 'The black cat is sleeping.', why: 'the adjective moves after the noun: le chat noir', zh: '形容词移到名词之后：“le chat noir”' },
   { text: 'I bought a red car.', why: 'the adjective moves after the noun: une voiture rouge', zh: '形容词移到名词之后：“une voiture rouge”' },
@@ -39,4 +42,10 @@ export function titleExamples(container, examples, lang) {
   [...container.children].forEach((chip, k) => {
     if (examples[k]) chip.title = lang === 'zh' ? examples[k].zh : examples[k].why;
   });
+}
+
+// One chip per example in container, its reason as the tooltip; a click calls pick(text).
+export function exampleChips(container, examples, pick) {
+  container.replaceChildren(...examples.map(({ text, why }) =>
+    h('button', { type: 'button', class: 'chip', title: why, text, on: { click: () => pick(text) } })));
 }

@@ -1,7 +1,7 @@
 // The result card's export row: the matrix on show as SVG or PNG, and its permalink copied (or
 // shown, selected, where the clipboard is refused). The page says how to draw and link the
 // view on show; this module wires the buttons.
-import { download, svgToPng } from '../ui/export.js';
+import { download, matrixSvg, svgToPng } from '../ui/export.js';
 
 // $: the page's data-role lookup. svg() -> matrixSvg()'s {source, ...}; link() -> the URL;
 // strings() -> the string table now; error(message) shows a failure.
@@ -34,4 +34,21 @@ async function copyLink($, url, S) {
     field.focus();
     field.select();
   }
+}
+
+// The matrix on show as SVG, captioned with the sentence and the words shown so far as the
+// output line shows them (detokenized: "J'ai un"), not tokens; the whole translation once all
+// of it is shown. sentence: {text, sourceTokens, pieces}; whole: {text, words} or null;
+// caption: a Transformer's layer and head (null for an RNN).
+export function figureSvg({ sentence, rows, whole, caption, legend }) {
+  const out = rows.map((r, i) => {
+    const piece = sentence.pieces?.[i] ?? { sep: ' ', text: r.word };
+    return (i ? piece.sep : '') + piece.text;
+  }).join('');
+  return matrixSvg({
+    columns: sentence.sourceTokens,
+    rows,
+    caption: [sentence.text.trim(), `→ ${whole && rows.length === whole.words ? whole.text : `${out} …`}`, caption],
+    legend,
+  });
 }

@@ -2,7 +2,8 @@
 // 我爱你."), so the page says what it saw next to the result instead of refusing: the matrix
 // stays, and so does the honest reason it looks wrong.
 
-const UNK_ID = 1;
+import { isUnknownId } from '../engine/steps.js';
+
 const LETTER = /\p{L}/u;
 // Latin letters: Basic Latin, Latin-1, Latin Extended A/B and Additional (the scripts a model
 // trained on English and French can read at all).
@@ -23,9 +24,17 @@ export function inputCheck(text, sourceTokens, sourceIds) {
   sourceTokens.forEach((tok, i) => {
     if (tok === '</s>' || !/[\p{L}\p{N}]/u.test(tok)) return;
     words++;
-    if (sourceIds[i] === UNK_ID) unknown++;
+    if (isUnknownId(sourceIds[i])) unknown++;
   });
   const notLatin = other > latin;
   const mostlyUnknown = words >= 2 && unknown * 2 > words;
   return notLatin || mostlyUnknown ? { words, unknown, notLatin } : null;
+}
+
+// The note beside the result (el), for a decoded sentence ({text, result}) or none.
+export function showInputNote(el, sentence, S) {
+  const r = sentence?.result;
+  const check = r ? inputCheck(sentence.text, r.sourceTokens, r.sourceIds) : null;
+  el.hidden = !check;
+  el.textContent = check ? S.notEnglish(check.unknown, check.words) : '';
 }

@@ -7,6 +7,7 @@
 
 import { EngineClient } from '../engine/client.js';
 import { isMissingModel } from '../ui/transformer-strings.js';
+import { whenNear } from '../ui/when-near.js';
 
 // Translations timed per model: the first may include the browser's late compilation of the
 // engine, so one run alone would be unfair to whichever model comes first; the median of five
@@ -46,16 +47,7 @@ export function measureWhenVisible(element, { models, view, text, simd }) {
     started = true;
     measure(models, view, text(), simd);
   };
-  if (typeof IntersectionObserver !== 'function') {
-    start();
-    return;
-  }
-  const io = new IntersectionObserver((entries) => {
-    if (!entries.some((x) => x.isIntersecting)) return;
-    io.disconnect();
-    start();
-  }, { rootMargin: '100px' });
-  io.observe(element);
+  whenNear(element, start, '100px');
 }
 
 async function measure(models, view, text, simd) {

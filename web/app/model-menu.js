@@ -3,7 +3,7 @@
 // opens the page on it with the same sentence and language (a new load: each model is its own
 // download), so the link and the menu always agree.
 
-import { LINEAGE, LINEAGE_KINDS as KIND } from './params.js';
+import { LINEAGE, LINEAGE_KINDS as KIND } from '../lib/catalogue.js';
 import { h } from '../ui/dom.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
 

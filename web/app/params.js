@@ -15,33 +15,11 @@
 // rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
 
+import { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS } from '../lib/catalogue.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
 
-export const MODELS = {
-  'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
-  'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
-  'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
-  'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
-  // The lineage's last step: trained by scripts/train --arch transformer. Pages that name it
-  // say "not available" while its file is not on the server.
-  'en-fr-transformer': { url: 'models/en-fr-transformer.safetensors', label: 'en-fr-transformer' },
-  'en-fr-transformer-f32': { url: 'models/en-fr-transformer-f32.safetensors', label: 'en-fr-transformer (f32)' },
-  tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
-  'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
-  'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
-  'tiny-none': { url: 'fixtures/tiny-none-f32.safetensors', label: 'tiny no-attention test model (random weights)' },
-  'tiny-transformer': { url: 'fixtures/tiny-transformer-f32.safetensors', label: 'tiny Transformer test model (random weights)' },
-};
-export const DEFAULT_MODEL = 'en-fr';
-export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
-export const WHY_MODELS = ['en-fr-noattn', 'en-fr']; // why.html: without attention, with it
-// The site's story, in order: no attention, additive, scaled dot, the Transformer (why.html's
-// lineage strip, the model menus).
-export const LINEAGE = ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-transformer'];
-// The kind each of them stands for, before it is loaded (its info() says the same).
-export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-fr-dot': 'scaled_dot', 'en-fr-transformer': 'transformer' };
-export const MAX_BEAM = 8;
-export const MAX_TEXT = 2000; // characters kept from a link; the engine refuses long input anyway
+// The catalogue's names, for the page's modules and tests that read them here.
+export { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS };
 
 // -> {name, url (absolute), label} or null when the value may not be used.
 export function resolveModel(value, base) {

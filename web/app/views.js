@@ -26,3 +26,15 @@ export function wireViews(doc, onChange) {
     });
   }
 }
+
+// The lines view spreads the words over its width: redraw() when that width changes.
+export function redrawOnResize(el, redraw) {
+  let lastWidth = 0;
+  new ResizeObserver(([entry]) => {
+    const width = Math.round(entry.contentRect.width);
+    if (width !== lastWidth) {
+      lastWidth = width;
+      redraw();
+    }
+  }).observe(el);
+}

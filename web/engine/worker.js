@@ -12,7 +12,8 @@
 //               {type: 'batch', id, texts, beam}   (all the sentences of a paragraph)
 //               {type: 'selfAttention', id, text}   (a Transformer's encoder self-attention)
 // Messages out: {type: 'progress', loaded, total}, {type: 'ready', info, engine},
-//               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms},
+//               {type: 'start', id, sourceTokens, beam}, {type: 'step', id, step, ms (null
+//                for beam search's rows, which come from one search: engine/session.js)},
 //               {type: 'done', id, result, msPerWord}, {type: 'error', id?, phase, message}
 //               {type: 'analysis', id, info, scoringCost (null: not timed, scoringCostError
 //                says why), selfAttention (null: additive)}
@@ -23,6 +24,7 @@
 //               {type: 'batch', id, result (translateBatch()'s: a result or {error} per text)}
 
 import { createTranslator } from '../lib/bahdanau.js';
+import { DecodeSession } from './session.js';
 
 let translator = null;
 let active = 0; // the id of the translation that may still post; a newer one cancels it
@@ -55,36 +57,15 @@ async function translate({ id, text, beam }) {
     return;
   }
   try {
-    if (beam > 1) {
-      // Beam search has no step-by-step API: the page replays the finished search's rows.
-      const t0 = performance.now();
-      const result = translator.translate(text, { beam });
-      const ms = performance.now() - t0;
-      post({ type: 'start', id, sourceTokens: result.sourceTokens, beam });
-      post({ type: 'done', id, result, msPerWord: ms / Math.max(1, result.targetTokens.length + 1) });
-      return;
-    }
-    const steps = translator.steps(text);
-    post({ type: 'start', id, sourceTokens: steps.sourceTokens, beam: 1 });
-    let total = 0;
-    let count = 0;
-    for (;;) {
-      const t0 = performance.now();
-      const { done, value } = await steps.next();
-      const ms = performance.now() - t0;
-      if (done) break;
-      if (active !== id) {
-        await steps.return(); // frees the C++ decoder now, not at the next GC
-        return;
-      }
-      total += ms;
-      count += 1;
-      post({ type: 'step', id, step: value, ms });
+    const session = new DecodeSession(translator, text, { beam });
+    post({ type: 'start', id, sourceTokens: session.sourceTokens, beam });
+    for await (const step of session) {
+      if (active !== id) return; // leaving the loop frees the C++ decoder now
+      post({ type: 'step', id, step, ms: session.lastMs });
     }
     // The finished translation: the detokenized text, and the attention the page checks its
     // rows against (the decoder's own result, not a second search).
-    const { result } = steps;
-    post({ type: 'done', id, result, msPerWord: total / Math.max(1, count) });
+    post({ type: 'done', id, result: session.result, msPerWord: session.msPerWord });
   } catch (e) {
     if (active === id) post({ type: 'error', id, phase: 'translate', message: e.message });
   }

@@ -21,6 +21,7 @@
 // A model file, download or byte array over MAX_MODEL_BYTES (256 MiB) is refused before it is
 // read or copied in, and a file path must name a regular file.
 
+import { ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_LEN } from './catalogue.js';
 import { nextTask } from './env.js';
 import { liveObjects, own, release } from './handles.js';
 import { chooseVariant, loadVariant, simdSupported } from './loader.js';
@@ -28,9 +29,7 @@ import { MAX_MODEL_BYTES, modelBytes } from './model-cache.js';
 
 export { MAX_MODEL_BYTES, simdSupported };
 
-export const MAX_BEAM = 16; // bl::kMaxBeam
-export const MAX_LEN = 1024; // the native CLI's --max-len bound
-export const MAX_BATCH = 1024; // texts per translateBatch() call (bl::kMaxBatch, --batch N)
+export { MAX_BATCH, MAX_BEAM, MAX_LEN }; // the engine's bounds (catalogue.js)
 
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
 // relaxed: 'auto' | true | false: the int8 products through relaxed SIMD (web/lib/relaxed.js)

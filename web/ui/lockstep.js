@@ -4,10 +4,10 @@
 // finished, so position k always means "word k of each". A side that has finished has null
 // for the steps beyond its end: it keeps its full matrix while the other continues.
 
+import { isRow } from '../engine/steps.js';
+
 export const SIDES = ['a', 'b'];
 
-// The step that emits </s> closes the sentence; its attention is not a row of the matrix.
-export const isRow = (step) => Boolean(step) && !(step.done && step.word === '</s>');
 
 export class Lockstep {
   #player;

@@ -7,7 +7,8 @@
 // data-current), its data-role="output" and data-role="matrix"; the playback bar's.
 
 import { h, pieces } from './dom.js';
-import { Lockstep, SIDES, isRow, rowsAt } from './lockstep.js';
+import { isRow } from '../engine/steps.js';
+import { Lockstep, SIDES, rowsAt } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
 import { PlaybackBar } from './playback-bar.js';
 import { kindOf } from './transformer-strings.js';

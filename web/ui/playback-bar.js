@@ -7,7 +7,7 @@
 
 import { h } from './dom.js';
 import { icon } from './icons.js';
-import { SPEEDS_MS, syncControls } from './player.js';
+import { SPEEDS_MS, syncControls, wireControls } from './player.js';
 
 export class PlaybackBar {
   element;
@@ -17,24 +17,10 @@ export class PlaybackBar {
   constructor(player) {
     this.#player = player;
     const e = this.#e;
-    const button = (role, name) =>
-      h('button', { type: 'button', class: 'bl-cmp-btn', 'data-role': role }, icon(name), name === 'play' ? icon('pause') : null);
-    e.first = button('first', 'first');
-    e.back = button('step-back', 'back');
-    e.play = button('play', 'play');
-    e.forward = button('step-forward', 'forward');
-    e.last = button('last', 'last');
-    e.position = h('span', { class: 'bl-cmp-position', 'data-role': 'position' });
-    e.speed = h('input', { type: 'range', min: '0', max: String(SPEEDS_MS.length - 1), step: '1', 'data-role': 'speed' });
-    e.speedLabel = h('label', { class: 'bl-cmp-speed' }, h('span'), e.speed);
+    Object.assign(e, controlParts({ button: 'bl-cmp-btn', position: 'bl-cmp-position', speed: 'bl-cmp-speed' }));
     this.element = h('div', { class: 'bl-cmp-controls', role: 'group' },
       e.first, e.back, e.play, e.forward, e.last, e.position, e.speedLabel);
-    e.play.addEventListener('click', () => player.toggle());
-    e.back.addEventListener('click', () => player.back());
-    e.forward.addEventListener('click', () => player.forward());
-    e.first.addEventListener('click', () => player.first());
-    e.last.addEventListener('click', () => player.last());
-    e.speed.addEventListener('input', () => player.setSpeed(Number(e.speed.value)));
+    wireControls(e, player);
   }
 
   // 'full' (also first, last and speed), 'minimal' or 'none'.
@@ -74,4 +60,23 @@ export function stepWithArrows(doc, player, skip = '') {
     else return;
     e.preventDefault();
   });
+}
+
+// A control bar's parts, with the embedder's classes ({button, position, speed}; attrs: more
+// attributes for every button): first, back, play/pause, forward, last, position, and the
+// speed slider in its label (speedLabel; its first child holds the label's text).
+export function controlParts(classes, attrs = {}) {
+  const button = (role, name) =>
+    h('button', { type: 'button', class: classes.button, 'data-role': role, ...attrs }, icon(name), name === 'play' ? icon('pause') : null);
+  const speed = h('input', { type: 'range', min: '0', max: String(SPEEDS_MS.length - 1), step: '1', 'data-role': 'speed' });
+  return {
+    first: button('first', 'first'),
+    back: button('step-back', 'back'),
+    play: button('play', 'play'),
+    forward: button('step-forward', 'forward'),
+    last: button('last', 'last'),
+    position: h('span', { class: classes.position, 'data-role': 'position' }),
+    speed,
+    speedLabel: h('label', { class: classes.speed }, h('span', classes.speedText ?? {}), speed),
+  };
 }

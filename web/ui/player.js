@@ -131,9 +131,9 @@ export class Player {
   }
 }
 
-// The widget's and the comparison view's control bar ({first, back, play, forward, last,
-// speed} elements) brought in line with a player; S holds the play/pause labels and
-// speedValues, the speed names read by screen readers.
+// A control bar ({first, back, play, forward, last, speed} elements, and speedValue where the
+// speed's name is shown) brought in line with a player; S holds the play/pause labels and
+// speedValues, the speed names.
 export function syncControls(e, player, S) {
   const n = player.steps.length;
   e.first.disabled = e.back.disabled = player.position <= 0;
@@ -144,4 +144,15 @@ export function syncControls(e, player, S) {
   e.play.title = player.playing ? S.pause : S.play;
   e.speed.value = String(player.speed);
   e.speed.setAttribute('aria-valuetext', S.speedValues[player.speed]);
+  if (e.speedValue) e.speedValue.textContent = S.speedValues[player.speed];
+}
+
+// The same bar's buttons and slider moving the player.
+export function wireControls(e, player) {
+  e.play.addEventListener('click', () => player.toggle());
+  e.back.addEventListener('click', () => player.back());
+  e.forward.addEventListener('click', () => player.forward());
+  e.first.addEventListener('click', () => player.first());
+  e.last.addEventListener('click', () => player.last());
+  e.speed.addEventListener('input', () => player.setSpeed(Number(e.speed.value)));
 }

@@ -3,10 +3,10 @@
 // next-word candidates. Built inside the given container (Shadow-DOM friendly); the page and
 // the widget pass the same step objects that web/lib's steps() yields.
 
+import { isRow, isUnknown, topIsUnknown } from '../engine/steps.js';
 import { clear, fmt, h, tokenLabel } from './dom.js';
 import { diverging, gradientCss, inkOn, viridis } from './colormap.js';
 
-const UNK_ID = 1; // fixed by the model format: ids 0-3 are <pad> <unk> <s> </s>
 
 export class StepPanel {
   #root;
@@ -27,7 +27,8 @@ export class StepPanel {
     this.render(this.#last);
   }
 
-  // view: null (nothing yet), or {columns, step, scoring, decoder, guidance}. step is a steps() step
+  // view: null (nothing yet), or {columns, step, scoring, decoder, transformer, guidance}.
+  // transformer: the step is one layer and head of a Transformer's. step is a steps() step
   // ({index, word, e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode
   // only {index, word, alpha} is known, and beam is true. A row of align() (the user's own
   // French) has forced: true, word the typed token and vocabWord what the model read.
@@ -40,9 +41,9 @@ export class StepPanel {
       root.replaceChildren(h('p', { class: 'bl-steps-empty', text: S.stepNone }));
       return;
     }
-    const { columns, step, scoring = 'additive', decoder = 'paper', guidance = 'none', beam = false } = view;
+    const { columns, step, scoring = 'additive', decoder = 'paper', transformer = false, guidance = 'none', beam = false } = view;
     const forced = Boolean(step.forced);
-    const isEnd = step.done && step.word === '</s>';
+    const isEnd = !isRow(step);
     root.dataset.step = String(step.index);
     root.dataset.word = step.word;
     const title = isEnd ? S.stepEnd : S.stepHeading(step.index + 1, tokenLabel(step.word));
@@ -53,10 +54,10 @@ export class StepPanel {
       const p = `${fmt(step.prob * 100, 1)}%`;
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'forced-note',
         text: isEnd ? S.forcedEnd(p) : S.forcedStep(p, tokenLabel(step.topWords[0])) }));
-      if (step.token === UNK_ID) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
-    } else if (!beam && step.token === UNK_ID && !isEnd) {
+      if (isUnknown(step)) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
+    } else if (!beam && isUnknown(step) && !isEnd) {
       parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));
-    } else if (!beam && step.topIds?.[0] === UNK_ID) {
+    } else if (!beam && topIsUnknown(step)) {
       // The copy rule (docs/model-format.md): this <unk> would have copied a lower-case English word.
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned',
         text: S.captionUnkBanned(tokenLabel(columns[attended(step.alpha)] ?? '')) }));
@@ -68,7 +69,7 @@ export class StepPanel {
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'eos-note', text: S.captionEosPeak }));
     }
     const grid = h('div', { class: 'bl-steps-grid' });
-    const tf = decoder === 'transformer'; // one layer and head of many: the captions say so
+    const tf = transformer; // one layer and head of many: the captions say so
     if (!beam) {
       const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;
       grid.append(section(1, S.stepTitles[0], tf ? S.captionScoreTransformer : captions[scoring] ?? captions.additive,

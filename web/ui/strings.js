@@ -171,7 +171,7 @@ const ZH_REASONS = {
   'forced by ?simd=0': '由链接参数 ?simd=0 指定',
 };
 
-// The models' labels (web/app/params.js MODELS); names alone (en-fr) need no translation.
+// The models' labels (web/lib/catalogue.js MODELS); names alone (en-fr) need no translation.
 const ZH_MODEL_LABELS = {
   'en-fr (f32)': 'en-fr（f32）',
   'en-fr (scaled dot)': 'en-fr（缩放点积）',

@@ -5,10 +5,11 @@
 // translators stepped together); only the view differs, and there is no scoring to time (a
 // model without attention has none).
 
+import { WHY_MODELS } from '../lib/catalogue.js';
 import { BottleneckView } from '../ui/bottleneck-view.js';
 import { CompareMode } from './compare-mode.js';
 
-export const BOTTLENECK_DEFAULTS = { a: 'en-fr-noattn', b: 'en-fr' };
+export const BOTTLENECK_DEFAULTS = { a: WHY_MODELS[0], b: WHY_MODELS[1] };
 
 export class BottleneckMode extends CompareMode {
   constructor(container, host, options) {

@@ -1,19 +1,22 @@
 // <attention-translator mode="compare">: the comparison view (ui/compare-view.js) inside the
 // widget's shadow root. As in the single view, web/lib runs on the host page's main thread,
 // with the page-wide translators the widget shares per model URL; here two of them, whose
-// steps() iterators are advanced in lockstep (one await for both), so position k of the
-// figure is word k of each model as soon as both have computed it. mode="bottleneck"
-// (bottleneck-mode.js) is this with another view and no scoring analysis.
+// decode sessions (engine/session.js) are advanced in lockstep (one await for both), so
+// position k of the figure is word k of each model as soon as both have computed it.
+// mode="bottleneck" (bottleneck-mode.js) is this with another view and no scoring analysis.
 
+import { DecodeSession } from '../engine/session.js';
+import { isRow } from '../engine/steps.js';
+import { COMPARE_MODELS } from '../lib/catalogue.js';
 import { CompareView } from '../ui/compare-view.js';
-import { SIDES, isRow } from '../ui/lockstep.js';
+import { SIDES } from '../ui/lockstep.js';
 import { STRINGS } from '../ui/strings.js';
 
-export const COMPARE_DEFAULTS = { a: 'en-fr', b: 'en-fr-dot' };
+export const COMPARE_DEFAULTS = { a: COMPARE_MODELS[0], b: COMPARE_MODELS[1] };
 
 export class CompareMode {
   view;
-  #host; // what the element lends: {element, parts (its shadow tree by role), load, explain, strings, setState, showError}
+  #host; // what the element lends (bahdanau-widget.js #pairHost): events, loading, state, status
   #job = 0;
   #models = { a: null, b: null }; // {url, label, translator}
   #settings = null;
@@ -32,45 +35,29 @@ export class CompareMode {
     this.view = new View(container, { lang, controls, onChange: (view) => this.#onMove(view) });
   }
 
-  #dispatch(name, detail) {
-    this.#host.element.dispatchEvent(new CustomEvent(name, { detail }));
-  }
-
-  #setState(state) {
-    const { parts } = this.#host;
-    if (state === 'loading' || state === 'ready') parts.error.hidden = true;
-    parts.placeholder.hidden = state !== 'loading';
-    this.#host.setState(state);
-  }
-
   // Both downloads as one bar, once both have said how big they are.
   #showProgress(side, p) {
-    const { progressBar } = this.#host.parts;
     if (side === null) {
       this.#progress = {};
-      this.#host.parts.progressLabel.textContent = this.#host.strings().loading;
-      progressBar.removeAttribute('value');
+      this.#host.progress(null);
       return;
     }
     this.#progress[side] = p;
     const all = Object.values(this.#progress);
     if (all.length < SIDES.length || !all.every((x) => x.total)) return;
-    progressBar.max = all.reduce((n, x) => n + x.total, 0);
-    progressBar.value = all.reduce((n, x) => n + x.loaded, 0);
+    this.#host.progress({ loaded: all.reduce((n, x) => n + x.loaded, 0), total: all.reduce((n, x) => n + x.total, 0) });
   }
 
   // The element's hooks follow the view (tests and authors read data-position, data-playing),
   // and each move fires one step event, as in the single view.
   #onMove(view) {
     const p = view.player;
-    const { widget } = this.#host.parts;
-    widget.dataset.position = String(p.position);
-    widget.dataset.playing = String(p.playing);
+    this.#host.position(p);
     const step = p.position >= 0 ? p.steps[p.position] : null;
     if (!step || step === this.#lastStep) return;
     this.#lastStep = step;
     const side = (st) => st && { word: st.word, weights: Array.from(st.alpha), end: !isRow(st) };
-    this.#dispatch('step', { index: step.index, a: side(step.a), b: side(step.b) });
+    this.#host.dispatch('step', { index: step.index, a: side(step.a), b: side(step.b) });
   }
 
   setLang(lang) {
@@ -85,9 +72,7 @@ export class CompareMode {
     if (!a || !b) return;
     const S = STRINGS[this.#lang] ?? STRINGS.en;
     const { variant } = a.translator.engine;
-    const { status } = this.#host.parts;
-    status.textContent = `${[a, b].map((m) => S.modelLabel(m.label)).join(' · ')} · ${S.variantName(variant)}`;
-    status.dataset.variant = variant;
+    this.#host.status(`${[a, b].map((m) => S.modelLabel(m.label)).join(' · ')} · ${S.variantName(variant)}`, variant);
   }
 
   setControls(mode) {
@@ -113,7 +98,7 @@ export class CompareMode {
       return;
     }
     if (SIDES.some((s) => this.#models[s]?.url !== models[s].url)) {
-      this.#setState('loading');
+      this.#host.setState('loading');
       this.#showProgress(null);
       const loaded = {};
       try {
@@ -135,9 +120,9 @@ export class CompareMode {
       if (!live()) return;
       this.#models = loaded;
       for (const s of SIDES) this.view.setModel(s, { info: loaded[s].translator.info(), label: loaded[s].label });
-      this.#setState('ready');
+      this.#host.setState('ready');
       const info = Object.fromEntries(SIDES.map((s) => [s, loaded[s].translator.info()]));
-      this.#dispatch('ready', { info, engine: loaded.a.translator.engine });
+      this.#host.dispatch('ready', { info, engine: loaded.a.translator.engine });
     }
     this.#renderStatus();
     await this.#translate(settings, live);
@@ -149,26 +134,28 @@ export class CompareMode {
     const tr = Object.fromEntries(SIDES.map((s) => [s, this.#models[s].translator]));
     view.player.setSpeed(speed);
     view.reset({ play: autoplay && step === null });
-    host.parts.error.hidden = true; // a new sentence: the previous one's error no longer applies
+    host.hideError(); // a new sentence: the previous one's error no longer applies
     if (!text.trim()) {
       for (const s of SIDES) view.finish(s);
-      this.#setState('done');
+      this.#host.setState('done');
       return;
     }
-    this.#setState('decoding');
+    this.#host.setState('decoding');
+    const sessions = {};
     const its = {};
     const results = {};
     try {
       for (const s of SIDES) {
-        its[s] = tr[s].steps(text);
-        view.setColumns(s, its[s].sourceTokens);
+        sessions[s] = new DecodeSession(tr[s], text);
+        its[s] = sessions[s][Symbol.asyncIterator]();
+        view.setColumns(s, sessions[s].sourceTokens);
       }
       const running = new Set(SIDES);
       while (running.size) {
         const sides = [...running];
         const next = await Promise.all(sides.map((s) => its[s].next()));
         if (!live()) {
-          await Promise.all(sides.map((s) => its[s].return())); // frees the C++ decoders now
+          await Promise.all(sides.map((s) => sessions[s].close())); // frees the C++ decoders now
           return;
         }
         sides.forEach((s, k) => {
@@ -177,7 +164,7 @@ export class CompareMode {
             return;
           }
           running.delete(s);
-          results[s] = its[s].result;
+          results[s] = sessions[s].result;
           view.setResult(s, results[s]);
           view.finish(s);
         });
@@ -207,7 +194,7 @@ export class CompareMode {
       if (this.#analyse) view.analysisDone();
     } catch (err) {
       if (!live()) return;
-      for (const s of SIDES) await its[s]?.return();
+      for (const s of SIDES) await sessions[s]?.close();
       if (this.#analyse) {
         for (const s of SIDES) view.analysisFailed(s);
         view.analysisDone();
@@ -215,9 +202,9 @@ export class CompareMode {
       host.showError(host.explain(err));
       return;
     }
-    this.#setState('done');
+    this.#host.setState('done');
     this.applyStep(this.#settings); // the latest: step or autoplay may have changed while decoding
-    this.#dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
+    this.#host.dispatch('done', { text: { a: results.a.text, b: results.b.text }, result: results });
   }
 
   // Where playback rests once decoded: word `step`, else the end (autoplay plays to it).

@@ -3,7 +3,7 @@
 // the page's CSP violations (so a blocked engine can be explained in words), and the rule for
 // model attributes. The single figure and the compare mode both load through here.
 
-import { MODELS } from '../app/params.js';
+import { DEFAULT_MODEL, MODELS } from '../lib/catalogue.js';
 import { createTranslator } from '../lib/bahdanau.js';
 
 const HERE = new URL('../', import.meta.url); // where bahdanau-widget.js is
@@ -56,7 +56,7 @@ export function explain(error, W) {
 // A model attribute: a name from MODELS (next to bahdanau-widget.js), or an http(s) URL resolved
 // against the host page. Anything else (javascript:, data:, …) is refused.
 export function resolveWidgetModel(value) {
-  const v = (value ?? '').trim() || 'en-fr';
+  const v = (value ?? '').trim() || DEFAULT_MODEL;
   if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label };
   let url;
   try {

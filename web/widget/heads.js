@@ -7,7 +7,7 @@
 // with a note too.
 
 import { HeadPicker } from '../ui/head-picker.js';
-import { AVERAGE, defaultSelection, isTransformer } from '../ui/heads.js';
+import { AVERAGE, crossRow, defaultSelection, isTransformer, stepFor } from '../ui/heads.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
 
 const shown = (v) => JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v);
@@ -68,4 +68,17 @@ export class HeadsControl {
   preview(step) {
     this.#picker.preview(step);
   }
+}
+
+// The rows the single figure (ui/figure.js) draws: the selection selected() reads (null for an
+// RNN, whose rows are its own), previewed in the picker.
+export function figureHeads(selected, control) {
+  return {
+    get active() {
+      return Boolean(selected());
+    },
+    row: (step) => crossRow(step, selected()),
+    panelStep: (step) => stepFor(step, selected()),
+    preview: (step) => control.preview(step),
+  };
 }

@@ -1,0 +1,43 @@
+// What the project ships and the bounds it keeps: the models by name, their labels, the pairs
+// each page sets side by side, and the limits on a request. The page (app/), the widget
+// (widget/) and the API (lib/) read it here, so none of them has to import another's module.
+//
+// Decision: it lives in lib/ because lib is the one layer all three already depend on and the
+// only one in the npm package's files; it holds data only, no DOM and no engine.
+
+// Paths are relative to web/ (the page and the widget resolve them against their own URL).
+export const MODELS = {
+  'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
+  'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
+  'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
+  'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
+  // The lineage's last step: trained by scripts/train --arch transformer. Pages that name it
+  // say "not available" while its file is not on the server.
+  'en-fr-transformer': { url: 'models/en-fr-transformer.safetensors', label: 'en-fr-transformer' },
+  'en-fr-transformer-f32': { url: 'models/en-fr-transformer-f32.safetensors', label: 'en-fr-transformer (f32)' },
+  tiny: { url: 'fixtures/tiny-additive-f32.safetensors', label: 'tiny test model (random weights)' },
+  'tiny-int8': { url: 'fixtures/tiny-additive-int8.safetensors', label: 'tiny test model, int8 (random weights)' },
+  'tiny-dot': { url: 'fixtures/tiny-scaled_dot-f32.safetensors', label: 'tiny scaled-dot test model (random weights)' },
+  'tiny-none': { url: 'fixtures/tiny-none-f32.safetensors', label: 'tiny no-attention test model (random weights)' },
+  'tiny-transformer': { url: 'fixtures/tiny-transformer-f32.safetensors', label: 'tiny Transformer test model (random weights)' },
+};
+export const DEFAULT_MODEL = 'en-fr';
+// Two models side by side: compare.html and mode="compare" (additive, scaled dot); why.html and
+// mode="bottleneck" (without attention, with it).
+export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
+export const WHY_MODELS = ['en-fr-noattn', 'en-fr'];
+// The site's story, in order: no attention, additive, scaled dot, the Transformer (why.html's
+// lineage strip, the model menus).
+export const LINEAGE = ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-transformer'];
+// The kind each of them stands for, before it is loaded (its info() says the same).
+export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-fr-dot': 'scaled_dot', 'en-fr-transformer': 'transformer' };
+
+// The engine's bounds (lib refuses beyond them).
+export const ENGINE_MAX_BEAM = 16; // bl::kMaxBeam
+export const MAX_LEN = 1024; // the native CLI's --max-len bound
+export const MAX_BATCH = 1024; // texts per translateBatch() call (bl::kMaxBatch, --batch N)
+// The figures' bounds, tighter than the engine's: the widest beam the page's menu and the
+// widget's beam attribute offer, and the characters kept from a link or an attribute (the
+// engine refuses long input anyway).
+export const MAX_BEAM = 8;
+export const MAX_TEXT = 2000;
