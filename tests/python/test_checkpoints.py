@@ -16,15 +16,22 @@ def test_snapshot_steps_start_untrained_and_spread_logarithmically():
     assert all(1.05 < g < 1.3 for g in gaps), gaps  # even on a log scale once past the first ten
 
 
-def test_a_run_with_snapshots_keeps_step_0_the_schedule_and_the_last_step(tmp_path):
+TINY = '{"emb": 8, "enc_hidden": 8, "dec_hidden": 8, "attn": 8, "src_vocab": 40, "tgt_vocab": 40}'
+
+
+def tiny_run(tmp_path, steps, *flags):
+    """A few steps of a tiny model on synthetic pairs -> (out folder, main's result)."""
     tsv = tmp_path / "pairs.tsv"
     tsv.write_text("".join(f"{e}\t{f}\tCC-BY\n" for e, f in synthetic_pairs(200)),
                    encoding="utf-8")
     out = tmp_path / "run"
-    cfg = '{"emb": 16, "enc_hidden": 24, "dec_hidden": 24, "attn": 16, "src_vocab": 40, "tgt_vocab": 40}'
-    model, meta, state = train_mod.main(
-        ["--data", str(tsv), "--out", str(out), "--steps", "13", "--batch", "16", "--threads", "1",
-         "--config", cfg, "--quiet", "--snapshots"])
+    return out, train_mod.main(["--data", str(tsv), "--out", str(out), "--steps", str(steps),
+                                "--batch", "16", "--threads", "1", "--config", TINY, "--quiet",
+                                *flags])
+
+
+def test_a_run_with_snapshots_keeps_step_0_the_schedule_and_the_last_step(tmp_path):
+    out, (model, meta, state) = tiny_run(tmp_path, 13, "--snapshots")
     names = sorted(os.listdir(out / "snapshots"))
     want = sorted(set(checkpoints.snapshot_steps(13)) | {13})
     assert names == [f"step-{s:07d}.pt" for s in want]
@@ -39,11 +46,5 @@ def test_a_run_with_snapshots_keeps_step_0_the_schedule_and_the_last_step(tmp_pa
 
 
 def test_without_snapshots_no_frames_are_written(tmp_path):
-    tsv = tmp_path / "pairs.tsv"
-    tsv.write_text("".join(f"{e}\t{f}\tCC-BY\n" for e, f in synthetic_pairs(100)),
-                   encoding="utf-8")
-    out = tmp_path / "run"
-    cfg = '{"emb": 8, "enc_hidden": 8, "dec_hidden": 8, "attn": 8, "src_vocab": 40, "tgt_vocab": 40}'
-    train_mod.main(["--data", str(tsv), "--out", str(out), "--steps", "3", "--batch", "16",
-                    "--threads", "1", "--config", cfg, "--quiet"])
+    out, _ = tiny_run(tmp_path, 3)
     assert not os.path.exists(out / "snapshots")
