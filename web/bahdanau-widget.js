@@ -11,14 +11,7 @@
 // {message}; in the two-model modes info, text and result are {a, b} and step is
 // {index, a, b} with {word, weights, end} or null for each.
 //
-// Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
-// web/lib already keeps one wasm instance per variant (loader.js) and one download per model
-// URL (model-cache.js) per page, and widget/engines.js keeps one translator per model, so every
-// widget on a page shares them with no coordination; a worker could not even be started from
-// another origin without a blob: wrapper (and a worker-src exception in the host's CSP). The
-// model is small (about a millisecond per word), and steps() yields between words, so the
-// host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
-// must allow 'unsafe-eval' (Embind builds its invokers with new Function).
+// Decision: it decodes on the main thread, not in a worker; why is in widget/engines.js.
 
 import { DecodeSession } from './engine/session.js';
 import { h, pieces } from './ui/dom.js';
@@ -233,13 +226,14 @@ export class AttentionTranslator extends HTMLElement {
     if (!model) {
       this.#translator = null;
       this.#modelUrl = null;
+      this.#dropSentence();
       this.#showError(this.#W.badModel);
       return;
     }
     if (model.url !== this.#modelUrl || !this.#translator) {
       this.#modelUrl = model.url;
       this.#translator = null;
-      this.#player.reset({ play: false });
+      this.#dropSentence();
       this.#setState('loading');
       this.#progress(null);
       const loading = sharedTranslator(model.url, (p) => this.#progress(p));
@@ -260,6 +254,15 @@ export class AttentionTranslator extends HTMLElement {
       this.dispatchEvent(new CustomEvent('ready', { detail: { info: translator.info(), engine: translator.engine } }));
     }
     this.#start();
+  }
+
+  // The model is bad or replaced: a decode still running stops at its next step (no done), and
+  // the old model's rows leave the figure, so nothing under an error box passes for the new's.
+  #dropSentence() {
+    this.#sentence = null;
+    this.#player.reset({ play: false });
+    this.#figure.sentence = null;
+    this.#renderSource();
   }
 
   // The text, or with split-sentences and more than one sentence in it (cut by the core's

@@ -2,6 +2,15 @@
 // per model URL (so figures that show the same model share one download and one C++ model),
 // the page's CSP violations (so a blocked engine can be explained in words), and the rule for
 // model attributes. The single figure and the compare mode both load through here.
+//
+// Decision: the widget decodes on the main thread with web/lib directly, not in a worker.
+// web/lib already keeps one wasm instance per variant (loader.js) and one download per model
+// URL (model-cache.js) per page, and widget/engines.js keeps one translator per model, so every
+// widget on a page shares them with no coordination; a worker could not even be started from
+// another origin without a blob: wrapper (and a worker-src exception in the host's CSP). The
+// model is small (about a millisecond per word), and steps() yields between words, so the
+// host page stays responsive. The cost is stated in embed-docs.html: the host page's CSP
+// must allow 'unsafe-eval' (Embind builds its invokers with new Function).
 
 import { DEFAULT_MODEL, MODELS } from '../lib/catalogue.js';
 import { createTranslator } from '../lib/bahdanau.js';
