@@ -8,6 +8,7 @@
 
 #include "kernels/scratch.h"
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 
 namespace {
@@ -45,6 +46,7 @@ inline void row_times_all(const T* w, size_t cols, size_t B, const float* X, siz
 
 void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                          const float* X, size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   for (size_t r = 0; r < rows; r++) {
     row_times_all(W + r * ld, cols, B, X, ldx, [&](size_t b, float acc) {
       Y[b * ldy + r] = (bias ? bias[r] : 0.0f) + acc;
@@ -58,6 +60,7 @@ void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, si
 void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                          const int32_t* /*wsum*/, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
                          size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   const size_t padded = (cols + 15) & ~size_t(15);
   thread_local std::vector<int16_t> xq_buf;  // scratch.h
   thread_local std::vector<float> xs_buf;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
@@ -83,6 +84,7 @@ inline void row_sums(size_t nr, size_t nb, const float* const* w, const float* x
 
 void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                            const float* X, size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   if (B == 1) return bl_f32_gemv__wasmsimd(rows, cols, W, ld, X, bias, Y);
   const size_t body = cols & ~size_t(3);
   size_t r = 0;
@@ -133,6 +135,7 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
                            const float* scale, const int32_t* wsum, size_t B, const float* X, size_t ldx,
                            const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, X, bias, Y);
   const size_t padded = (cols + 15) & ~size_t(15);
   thread_local std::vector<int16_t> xq_buf;  // scratch.h: grown to the largest batch and matrix

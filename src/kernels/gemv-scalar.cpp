@@ -4,11 +4,13 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/scratch.h"
 
 void bl_f32_gemv__scalar(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                          const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   for (size_t r = 0; r < rows; r++) {
     const float* w = W + r * ld;
     float acc = 0.0f;
@@ -72,6 +74,7 @@ int16_t* bl_qd14_scratch(size_t n) {
 // |y - y_f32| <= scale[r] * sum_k |w[k]| * amax / 16382 (tests/cpp/qs8_test.cpp checks it).
 void bl_qs8_gemv__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                          const int32_t* /*wsum*/, const float* x, const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   int16_t* xq = bl_qd14_scratch((cols + 15) & ~size_t(15));
   const float xs = bl_qd14_quantize__scalar(cols, x, xq);
   for (size_t r = 0; r < rows; r++) {

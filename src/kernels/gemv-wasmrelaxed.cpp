@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
@@ -42,6 +43,7 @@ thread_local Scratch g_scratch;
 
 // xq -> hi, lo bytes, 16 at a time (n a multiple of 16).
 void split(size_t n, const int16_t* xq, uint8_t* uh, uint8_t* ul) {
+  assert(n % 16 == 0);
   const v128_t offset = wasm_i16x8_splat(8192), low7 = wasm_i16x8_splat(127);
   for (size_t k = 0; k < n; k += 16) {
     const v128_t u0 = wasm_i16x8_add(wasm_v128_load(xq + k), offset);
@@ -66,6 +68,7 @@ v128_t dots4(v128_t hi, v128_t lo, v128_t wsum) {
 void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
                               const float* scale, const int32_t* wsum, const float* x,
                               const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   const size_t rows4 = rows & ~size_t(3);
   // Rows that are not whole groups of 16 columns (no shipped matrix has them) go to wasm-simd.
   if (!g_dots || !wsum || cols % 16 != 0 || cols > kMaxCols || rows4 == 0)
@@ -94,6 +97,7 @@ void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t 
 void bl_qs8_gemm__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
                               const float* scale, const int32_t* wsum, size_t B, const float* X,
                               size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   for (size_t b = 0; b < B; b++)
     bl_qs8_gemv__wasmrelaxed(rows, cols, W, ld, scale, wsum, X + b * ldx, bias, Y + b * ldy);
 }

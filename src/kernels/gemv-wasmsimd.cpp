@@ -7,12 +7,14 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
 
 void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                            const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   const size_t body = cols & ~size_t(3);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
@@ -93,6 +95,7 @@ float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
 
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                            const int32_t* /*wsum*/, const float* x, const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   int16_t* xq = bl_qd14_scratch((cols + 15) & ~size_t(15));
   const float xs = bl_qd14_quantize__wasmsimd(cols, x, xq);
   size_t r = 0;

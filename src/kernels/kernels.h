@@ -7,6 +7,8 @@
 //
 // Layout conventions: matrices are row-major with a leading dimension `ld` (elements between
 // rows, >= cols). Pointers need no particular alignment. Outputs never alias inputs unless said.
+// The conditions stated here are asserted at each kernel's entry in debug and ASan builds
+// (checks.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
