@@ -61,5 +61,5 @@ export function infoObject(i) {
 // integers, as in --info. ints: keys whose values are integers all the same (a --force line's
 // "unknown" count).
 export function dump(module, value, { floats = true, ints = [] } = {}) {
-  return module.dumpJson(value, floats, ints);
+  return module.dumpJson(value, { floats, ints });
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/matrix_ops.h"
+#include "kernels/scratch.h"
 
 namespace bl {
 
@@ -17,18 +18,9 @@ struct RunState {
 };
 thread_local RunState rs;
 
-void fit(std::vector<float>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
 }  // namespace
 
-Model::Model(const ModelData& data, const Kernels& kernels)
-    : cfg_(data.config), w_(data.weights), k_(kernels) {}
-
-void Model::gemv(const Matrix& W, const float* x, const float* bias, float* y) const {
-  matvec(k_, W, x, bias, y);
-}
+Model::Model(const ModelData& data, const Kernels& kernels) : Network(data, kernels) {}
 
 void Model::embed(const Matrix& table, int id, float* out) const { embedding_row(table, id, out); }
 
@@ -58,7 +50,7 @@ void Model::gru_gates(size_t H, const float* gi, const float* gh, const float* h
 void Model::encode(const std::vector<int>& ids, Annotations* a) const {
   const size_t E = cfg_.emb, H = cfg_.enc_hidden, A = cfg_.attn, D = cfg_.dec_hidden;
   std::vector<int> x(ids);
-  x.push_back(3);  // </s>
+  x.push_back(kEos);
   const size_t n = x.size();
   a->n = int(n);
   a->h.assign(n * 2 * H, 0.0f);

@@ -9,7 +9,7 @@
 
 namespace bl {
 
-class Model : public Seq2Seq {
+class Model : public Network {
  public:
   Model(const ModelData& data, const Kernels& kernels);
 
@@ -40,27 +40,18 @@ class Model : public Seq2Seq {
   void score(const Annotations& a, const float* s_prev, float* q, float* e) const;
   void score_keys(const Annotations& a, const float* q, float* e) const;  // score() without W s
 
-  const Config& config() const override { return cfg_; }
-  const Kernels& kernels() const override { return k_; }
   const Weights& weights() const { return w_; }
 
  private:
-  void gemv(const Matrix& W, const float* x, const float* bias, float* y) const;
   void embed(const Matrix& table, int id, float* out) const;
   // h = GRU(x, h_prev) with the input half (W_ih x + b_ih) already computed in gi.
   void gru(const Gru& g, const float* gi, const float* h_prev, float* h_out) const;
   // gru() once gh = W_h* h_prev + b_h* is known (step_batch computes gh for B rows at once).
   void gru_gates(size_t H, const float* gi, const float* gh, const float* h_prev,
                  float* h_out) const;
-  // The same for B rows: Y[b*ldy ..] = W X[b*ldx ..] + bias; gru() for rows of gi, h_prev, h_out.
-  void gemm(const Matrix& W, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
-            size_t ldy) const;
+  // gru() for B rows of gi, h_prev, h_out.
   void gru_batch(const Gru& g, size_t B, const float* gi, const float* h_prev,
                  float* h_out) const;
-
-  const Config& cfg_;
-  const Weights& w_;
-  const Kernels& k_;
 };
 
 }  // namespace bl

@@ -14,6 +14,7 @@
 
 #include "core/model.h"
 #include "core/matrix_ops.h"
+#include "kernels/scratch.h"
 
 namespace bl {
 
@@ -26,17 +27,7 @@ struct BatchState {
 };
 thread_local BatchState bs;
 
-float* fit(std::vector<float>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
 }  // namespace
-
-void Model::gemm(const Matrix& W, size_t B, const float* X, size_t ldx, const float* bias,
-                 float* Y, size_t ldy) const {
-  matmat(k_, W, B, X, ldx, bias, Y, ldy);
-}
 
 // Model::gru for B rows: one GEMM for W_hh, then gru()'s own gate code per row.
 void Model::gru_batch(const Gru& g, size_t B, const float* gi, const float* h_prev,

@@ -10,8 +10,6 @@
 
 namespace bl {
 
-constexpr int kPad = 0, kUnk = 1, kBos = 2, kEos = 3;
-
 struct Hyp {
   std::vector<int> ids;                     // </s> included when finished
   std::vector<std::vector<float>> alphas;   // one row per id

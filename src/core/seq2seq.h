@@ -5,10 +5,14 @@
 #pragma once
 #include <vector>
 
+#include "core/matrix_ops.h"
 #include "core/weights.h"
 #include "kernels/kernels.h"
 
 namespace bl {
+
+// The special target (and source) ids every model file shares: docs/model-format.md.
+constexpr int kPad = 0, kUnk = 1, kBos = 2, kEos = 3;
 
 // Everything the decoder needs about one source sentence, computed once.
 struct Annotations {
@@ -55,6 +59,31 @@ class Seq2Seq {
   virtual const Config& config() const = 0;
   // The kernel table the model runs on (scalar or SIMD): the search uses it too.
   virtual const Kernels& kernels() const = 0;
+};
+
+// What both model kinds are built on: the file's config and weights, the kernel table, and the
+// weight products on that table, written once for model.cpp and transformer.cpp.
+class Network : public Seq2Seq {
+ public:
+  Network(const ModelData& data, const Kernels& kernels)
+      : cfg_(data.config), w_(data.weights), k_(kernels) {}
+  const Config& config() const override { return cfg_; }
+  const Kernels& kernels() const override { return k_; }
+
+ protected:
+  // y = W x + bias (bias may be null)
+  void gemv(const Matrix& W, const float* x, const float* bias, float* y) const {
+    matvec(k_, W, x, bias, y);
+  }
+  // Y[b*ldy ..] = W X[b*ldx ..] + bias for B rows
+  void gemm(const Matrix& W, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
+            size_t ldy) const {
+    matmat(k_, W, B, X, ldx, bias, Y, ldy);
+  }
+
+  const Config& cfg_;
+  const Weights& w_;
+  const Kernels& k_;
 };
 
 }  // namespace bl

@@ -64,18 +64,8 @@ bool is_upper(uint32_t cp) { return upper_to_lower(cp) != cp; }
 }  // namespace
 
 bool looks_like_name_or_number(std::string_view token) {
-  for (size_t pos = 0; pos < token.size();) {
-    uint32_t cp = 0;
-    const char* why = nullptr;
-    const size_t len = utf8_decode_one(token, pos, &cp, &why);
-    if (len == 0) {
-      pos++;
-      continue;
-    }
-    if (is_upper(cp) || (cp >= '0' && cp <= '9')) return true;
-    pos += len;
-  }
-  return false;
+  return utf8_any_lenient(token,
+                          [](uint32_t cp) { return is_upper(cp) || (cp >= '0' && cp <= '9'); });
 }
 
 namespace {
@@ -221,21 +211,7 @@ bool span_is_sentence_end(const std::vector<uint32_t>& v, Span s) {
 
 // Detokenization works on strings that may come from any vocabulary, so it decodes leniently:
 // a byte that is not valid UTF-8 reads as a non-word character and is copied through.
-bool str_has_word(std::string_view s) {
-  size_t pos = 0;
-  while (pos < s.size()) {
-    uint32_t cp = 0;
-    const char* why = nullptr;
-    const size_t len = utf8_decode_one(s, pos, &cp, &why);
-    if (len == 0) {
-      pos++;
-      continue;
-    }
-    if (is_word_cp(cp)) return true;
-    pos += len;
-  }
-  return false;
-}
+bool str_has_word(std::string_view s) { return utf8_any_lenient(s, is_word_cp); }
 
 // First code point upper-cased with the spec's case table; other bytes unchanged.
 std::string capitalize(std::string_view s) {

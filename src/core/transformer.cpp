@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/matrix_ops.h"
+#include "kernels/scratch.h"
 
 namespace bl {
 
@@ -20,10 +21,6 @@ struct StepScratch {
 };
 thread_local StepScratch ws;
 
-void fit(std::vector<float>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
 void add(size_t n, const float* y, float* x) {
   for (size_t k = 0; k < n; k++) x[k] += y[k];
 }
@@ -31,16 +28,7 @@ void add(size_t n, const float* y, float* x) {
 }  // namespace
 
 Transformer::Transformer(const ModelData& data, const Kernels& kernels)
-    : cfg_(data.config), w_(data.weights), k_(kernels) {}
-
-void Transformer::gemv(const Matrix& W, const float* x, const float* bias, float* y) const {
-  matvec(k_, W, x, bias, y);
-}
-
-void Transformer::gemm(const Matrix& W, size_t B, const float* X, const float* bias,
-                       float* Y) const {
-  matmat(k_, W, B, X, W.cols, bias, Y, W.rows);
-}
+    : Network(data, kernels) {}
 
 void Transformer::layer_norm(const LayerNormW& ln, size_t B, const float* x, float* y) const {
   const size_t d = cfg_.d_model;
@@ -103,7 +91,7 @@ void Transformer::encode_impl(const std::vector<int>& ids, Annotations* out, flo
                               float* self_alpha) const {
   const size_t d = cfg_.d_model, H = cfg_.heads, dk = d / H;
   std::vector<int> src(ids);
-  src.push_back(3);  // </s>
+  src.push_back(kEos);
   const size_t n = src.size();
   out->n = int(n);
   out->keys.clear();

@@ -14,7 +14,7 @@ namespace bl {
 
 constexpr float kLayerNormEps = 1e-5f;  // nn.LayerNorm(eps=1e-5) in the reference
 
-class Transformer : public Seq2Seq {
+class Transformer : public Network {
  public:
   Transformer(const ModelData& data, const Kernels& kernels);
 
@@ -28,8 +28,6 @@ class Transformer : public Seq2Seq {
   // heads), out->c the final decoder state z_i, out->cross_e/cross_alpha every layer and head.
   void decode(const Annotations& a, int y_prev, const std::vector<float>& state,
               StepState* out) const override;
-  const Config& config() const override { return cfg_; }
-  const Kernels& kernels() const override { return k_; }
 
   // Floats one target position adds to the cache: layers x (key and value) x d.
   size_t cache_row() const { return size_t(cfg_.dec_layers) * 2 * size_t(cfg_.d_model); }
@@ -37,9 +35,11 @@ class Transformer : public Seq2Seq {
  private:
   void encode_impl(const std::vector<int>& ids, Annotations* out, float* self_e,
                    float* self_alpha) const;
-  void gemv(const Matrix& W, const float* x, const float* bias, float* y) const;
   // Y[b] = W X[b] + bias for B rows of width W.cols (X) and W.rows (Y), packed.
-  void gemm(const Matrix& W, size_t B, const float* X, const float* bias, float* Y) const;
+  using Network::gemm;
+  void gemm(const Matrix& W, size_t B, const float* X, const float* bias, float* Y) const {
+    gemm(W, B, X, W.cols, bias, Y, W.rows);
+  }
   // x = W_in E[id] * sqrt(d) + PE(pos)
   void embed(const Matrix& table, const Matrix& W_in, int id, int pos, float* x) const;
   // One head, one query: e_j = q . k_j / sqrt(d_k), alpha = softmax(e), ctx = sum_j alpha_j v_j
@@ -49,10 +49,6 @@ class Transformer : public Seq2Seq {
   // x += W2 relu(W1 LN(x) + b1) + b2 for B rows of x.
   void feed_forward(const FeedForwardW& f, const LayerNormW& ln, size_t B, float* x) const;
   void layer_norm(const LayerNormW& ln, size_t B, const float* x, float* y) const;
-
-  const Config& cfg_;
-  const Weights& w_;
-  const Kernels& k_;
 };
 
 }  // namespace bl

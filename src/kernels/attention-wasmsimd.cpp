@@ -1,10 +1,12 @@
 // Hand-written wasm SIMD rather than left to Eigen: Eigen 3.4 has no wasm SIMD backend, so with
 // -msimd128 alone these loops (and the tanh fused into the additive score) stay scalar.
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 
 void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld,
                                      const float* q, const float* v, float* e) {
+  assert(bl_check::scores(n, dim, ld, q, e));
   const size_t body = dim & ~size_t(3);
   const size_t tail = dim - body;
   // The last dim % 4 lanes of q and v, zero-padded once for all keys: a zero v lane makes
@@ -34,6 +36,7 @@ void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, si
 // rounding order as the scalar kernel).
 void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld, const float* q,
                                 float scale, float* e) {
+  assert(bl_check::scores(n, dim, ld, q, e));
   bl_f32_gemv__wasmsimd(n, dim, keys, ld, q, nullptr, e);
   const v128_t vs = wasm_f32x4_splat(scale);
   bl_map_f32x4(n, e, e, [vs](v128_t s) { return wasm_f32x4_mul(vs, s); });
@@ -43,6 +46,7 @@ void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t 
 // per-element order (j = 0, 1, ...) matches the scalar kernel.
 void bl_f32_weighted_sum__wasmsimd(size_t n, size_t dim, const float* alpha, const float* h,
                                    size_t ld, float* c) {
+  assert(bl_check::weighted_sum(n, dim, ld, alpha, c));
   size_t d = 0;
   for (; d + 16 <= dim; d += 16) {
     v128_t c0 = wasm_f32x4_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;

@@ -6,6 +6,9 @@
 // (the bulk of a decoder step's bytes) is read from memory once per call instead of B times.
 #include <vector>
 
+#include "kernels/scratch.h"
+
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 
 namespace {
@@ -43,6 +46,7 @@ inline void row_times_all(const T* w, size_t cols, size_t B, const float* X, siz
 
 void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                          const float* X, size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   for (size_t r = 0; r < rows; r++) {
     row_times_all(W + r * ld, cols, B, X, ldx, [&](size_t b, float acc) {
       Y[b * ldy + r] = (bias ? bias[r] : 0.0f) + acc;
@@ -56,17 +60,18 @@ void bl_f32_gemm__scalar(size_t rows, size_t cols, const float* W, size_t ld, si
 void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                          const int32_t* /*wsum*/, size_t B, const float* X, size_t ldx, const float* bias, float* Y,
                          size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   const size_t padded = (cols + 15) & ~size_t(15);
-  thread_local std::vector<int16_t> xq;  // one Model per thread at a time (model.cpp)
-  thread_local std::vector<float> xs;
-  if (xq.size() < B * padded) xq.resize(B * padded);
-  if (xs.size() < B) xs.resize(B);
+  thread_local std::vector<int16_t> xq_buf;  // scratch.h
+  thread_local std::vector<float> xs_buf;
+  int16_t* xq = bl::fit(xq_buf, B * padded);
+  float* xs = bl::fit(xs_buf, B);
   for (size_t b = 0; b < B; b++)
-    xs[b] = bl_qd14_quantize__scalar(cols, X + b * ldx, xq.data() + b * padded);
+    xs[b] = bl_qd14_quantize__scalar(cols, X + b * ldx, xq + b * padded);
   for (size_t r = 0; r < rows; r++) {
     const int8_t* w = W + r * ld;
     for (size_t b = 0; b < B; b++) {
-      const float v = (scale[r] * xs[b]) * float(bl_qs8_dot__scalar(cols, w, xq.data() + b * padded));
+      const float v = (scale[r] * xs[b]) * float(bl_qs8_dot__scalar(cols, w, xq + b * padded));
       Y[b * ldy + r] = bias ? v + bias[r] : v;
     }
   }

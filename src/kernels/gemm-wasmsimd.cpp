@@ -16,9 +16,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
+#include "kernels/scratch.h"
 
 namespace {
 
@@ -82,6 +84,7 @@ inline void row_sums(size_t nr, size_t nb, const float* const* w, const float* x
 
 void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, size_t B,
                            const float* X, size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   if (B == 1) return bl_f32_gemv__wasmsimd(rows, cols, W, ld, X, bias, Y);
   const size_t body = cols & ~size_t(3);
   size_t r = 0;
@@ -132,26 +135,25 @@ void bl_f32_gemm__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
 void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
                            const float* scale, const int32_t* wsum, size_t B, const float* X, size_t ldx,
                            const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, X, bias, Y);
   const size_t padded = (cols + 15) & ~size_t(15);
-  // One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
-  // reason); grown once to the largest batch and matrix, then reused.
-  thread_local std::vector<int16_t> xq;
-  thread_local std::vector<float> xs;
-  if (xq.size() < B * padded) xq.resize(B * padded);
-  if (xs.size() < B) xs.resize(B);
+  thread_local std::vector<int16_t> xq_buf;  // scratch.h: grown to the largest batch and matrix
+  thread_local std::vector<float> xs_buf;
+  int16_t* xq = bl::fit(xq_buf, B * padded);
+  float* xs = bl::fit(xs_buf, B);
   for (size_t b = 0; b < B; b++)
-    xs[b] = bl_qd14_quantize__wasmsimd(cols, X + b * ldx, xq.data() + b * padded);
+    xs[b] = bl_qd14_quantize__wasmsimd(cols, X + b * ldx, xq + b * padded);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const int8_t* w[4] = {W + r * ld, W + (r + 1) * ld, W + (r + 2) * ld, W + (r + 3) * ld};
     for (size_t b = 0; b < B; b++)
-      bl_qs8::rows4(w, xq.data() + b * padded, cols, scale + r, xs[b], bias ? bias + r : nullptr,
+      bl_qs8::rows4(w, xq + b * padded, cols, scale + r, xs[b], bias ? bias + r : nullptr,
                     Y + b * ldy + r);
   }
   for (; r < rows; r++) {
     for (size_t b = 0; b < B; b++)
-      Y[b * ldy + r] = bl_qs8::row1(W + r * ld, xq.data() + b * padded, cols, scale[r], xs[b],
+      Y[b * ldy + r] = bl_qs8::row1(W + r * ld, xq + b * padded, cols, scale[r], xs[b],
                                     bias ? bias + r : nullptr);
   }
 }

@@ -4,10 +4,13 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
+#include "kernels/scratch.h"
 
 void bl_f32_gemv__scalar(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                          const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   for (size_t r = 0; r < rows; r++) {
     const float* w = W + r * ld;
     float acc = 0.0f;
@@ -59,10 +62,10 @@ int64_t bl_qs8_dot__scalar(size_t n, const int8_t* w, const int16_t* xq) {
   return tot;
 }
 
-int16_t* bl_qd14_scratch__scalar(size_t n) {
-  thread_local std::vector<int16_t> buf;  // one Model per thread at a time, as model.cpp says
-  if (buf.size() < n) buf.resize(n);
-  return buf.data();
+// The quantized x of every ISA's int8 gemv, grown to the widest matrix once (scratch.h).
+int16_t* bl_qd14_scratch(size_t n) {
+  thread_local std::vector<int16_t> buf;
+  return bl::fit(buf, n);
 }
 
 // y[r] = (scale[r] * xs) * float(dot_r) + bias[r]: the row's exact integer dot product with the
@@ -71,7 +74,8 @@ int16_t* bl_qd14_scratch__scalar(size_t n) {
 // |y - y_f32| <= scale[r] * sum_k |w[k]| * amax / 16382 (tests/cpp/qs8_test.cpp checks it).
 void bl_qs8_gemv__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                          const int32_t* /*wsum*/, const float* x, const float* bias, float* y) {
-  int16_t* xq = bl_qd14_scratch__scalar((cols + 15) & ~size_t(15));
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
+  int16_t* xq = bl_qd14_scratch((cols + 15) & ~size_t(15));
   const float xs = bl_qd14_quantize__scalar(cols, x, xq);
   for (size_t r = 0; r < rows; r++) {
     const float v = (scale[r] * xs) * float(bl_qs8_dot__scalar(cols, W + r * ld, xq));

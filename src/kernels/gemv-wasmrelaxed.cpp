@@ -17,9 +17,11 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
+#include "kernels/scratch.h"
 
 namespace {
 
@@ -32,19 +34,16 @@ Dots g_dots = nullptr;
 // and the exact result fit i32. Wider rows go to the wasm-simd kernel, which gives the same bits.
 constexpr size_t kMaxCols = bl_qs8::kI32Cols;
 
-// One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
-// reason): grown to the widest matrix once, then reused.
+// x's two 7-bit halves and the loop's sums, grown to the widest matrix once (scratch.h).
 struct Scratch {
   std::vector<uint8_t> uh, ul;
   std::vector<int32_t> sums;
 };
-Scratch& scratch() {
-  thread_local Scratch s;
-  return s;
-}
+thread_local Scratch g_scratch;
 
 // xq -> hi, lo bytes, 16 at a time (n a multiple of 16).
 void split(size_t n, const int16_t* xq, uint8_t* uh, uint8_t* ul) {
+  assert(n % 16 == 0);
   const v128_t offset = wasm_i16x8_splat(8192), low7 = wasm_i16x8_splat(127);
   for (size_t k = 0; k < n; k += 16) {
     const v128_t u0 = wasm_i16x8_add(wasm_v128_load(xq + k), offset);
@@ -69,19 +68,20 @@ v128_t dots4(v128_t hi, v128_t lo, v128_t wsum) {
 void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
                               const float* scale, const int32_t* wsum, const float* x,
                               const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   const size_t rows4 = rows & ~size_t(3);
   // Rows that are not whole groups of 16 columns (no shipped matrix has them) go to wasm-simd.
   if (!g_dots || !wsum || cols % 16 != 0 || cols > kMaxCols || rows4 == 0)
     return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, x, bias, y);
-  int16_t* xq = bl_qd14_scratch__wasmsimd(cols);
+  int16_t* xq = bl_qd14_scratch(cols);
   const float xs = bl_qd14_quantize__wasmsimd(cols, x, xq);
-  Scratch& s = scratch();
-  if (s.uh.size() < cols) s.uh.resize(cols), s.ul.resize(cols);
-  if (s.sums.size() < 2 * rows4) s.sums.resize(2 * rows4);
-  split(cols, xq, s.uh.data(), s.ul.data());
-  g_dots(W, ld, rows4, cols, s.uh.data(), s.ul.data(), s.sums.data());
+  uint8_t* uh = bl::fit(g_scratch.uh, cols);
+  uint8_t* ul = bl::fit(g_scratch.ul, cols);
+  int32_t* all_sums = bl::fit(g_scratch.sums, 2 * rows4);
+  split(cols, xq, uh, ul);
+  g_dots(W, ld, rows4, cols, uh, ul, all_sums);
   for (size_t r = 0; r < rows4; r += 4) {
-    const int32_t* sums = s.sums.data() + 2 * r;
+    const int32_t* sums = all_sums + 2 * r;
     const v128_t dots =
         dots4(wasm_v128_load(sums), wasm_v128_load(sums + 4), wasm_v128_load(wsum + r));
     bl_qs8::store4(dots, scale + r, xs, bias ? bias + r : nullptr, y + r);
@@ -97,6 +97,7 @@ void bl_qs8_gemv__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t 
 void bl_qs8_gemm__wasmrelaxed(size_t rows, size_t cols, const int8_t* W, size_t ld,
                               const float* scale, const int32_t* wsum, size_t B, const float* X,
                               size_t ldx, const float* bias, float* Y, size_t ldy) {
+  assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   for (size_t b = 0; b < B; b++)
     bl_qs8_gemv__wasmrelaxed(rows, cols, W, ld, scale, wsum, X + b * ldx, bias, Y + b * ldy);
 }

@@ -7,12 +7,14 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 #include "kernels/qs8-wasmsimd.h"
 
 void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, const float* x,
                            const float* bias, float* y) {
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
   const size_t body = cols & ~size_t(3);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
@@ -91,17 +93,10 @@ float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq) {
   return amax / 8191.0f;
 }
 
-// One Model runs on one thread at a time (model.cpp's scratch is thread_local for the same
-// reason): the quantized x, grown to the widest matrix once and then reused.
-int16_t* bl_qd14_scratch__wasmsimd(size_t n) {
-  thread_local std::vector<int16_t> buf;
-  if (buf.size() < n) buf.resize(n);
-  return buf.data();
-}
-
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                            const int32_t* /*wsum*/, const float* x, const float* bias, float* y) {
-  int16_t* xq = bl_qd14_scratch__wasmsimd((cols + 15) & ~size_t(15));
+  assert(bl_check::gemv(rows, cols, ld, x, bias, y));
+  int16_t* xq = bl_qd14_scratch((cols + 15) & ~size_t(15));
   const float xs = bl_qd14_quantize__wasmsimd(cols, x, xq);
   size_t r = 0;
   for (; r + 4 <= rows; r += 4) {

@@ -15,7 +15,8 @@ void bl_qs8_gemv__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, c
 // The int8 products' helpers, shared by gemv and gemm (gemv-scalar.cpp says what they compute).
 float bl_qd14_quantize__scalar(size_t n, const float* x, int16_t* xq);
 int64_t bl_qs8_dot__scalar(size_t n, const int8_t* w, const int16_t* xq);
-int16_t* bl_qd14_scratch__scalar(size_t n);
+// Per-thread room for a quantized x (scratch.h), shared by every ISA's int8 gemv.
+int16_t* bl_qd14_scratch(size_t n);
 // attention-*.cpp
 void bl_f32_additive_score__scalar(size_t n, size_t dim, const float* keys, size_t ld,
                                    const float* q, const float* v, float* e);
@@ -48,7 +49,6 @@ void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                            const int32_t* wsum, const float* x, const float* bias, float* y);
 float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq);
-int16_t* bl_qd14_scratch__wasmsimd(size_t n);
 void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld,
                                      const float* q, const float* v, float* e);
 void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld, const float* q,

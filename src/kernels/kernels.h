@@ -7,6 +7,8 @@
 //
 // Layout conventions: matrices are row-major with a leading dimension `ld` (elements between
 // rows, >= cols). Pointers need no particular alignment. Outputs never alias inputs unless said.
+// The conditions stated here are asserted at each kernel's entry in debug and ASan builds
+// (checks.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +84,26 @@ struct Kernels {
   // search.cpp's top_k() partial-sorts beyond that.
   size_t (*top_k)(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
 };
+
+// Every kernel of the table, by name: its field above and the stem of the functions behind it
+// (kernels-impl.h: bl_<stem>__<isa>). registry.cpp builds each table from this list, one
+// assignment per field by name, so a table has no positional lines to swap; it also checks that
+// the list names every field, so a field added above and not here does not compile.
+#define BL_KERNEL_LIST(X)                  \
+  X(gemv_f32, bl_f32_gemv)                 \
+  X(gemv_i8, bl_qs8_gemv)                  \
+  X(additive_score, bl_f32_additive_score) \
+  X(dot_score, bl_f32_dot_score)           \
+  X(weighted_sum, bl_f32_weighted_sum)     \
+  X(softmax, bl_f32_softmax)               \
+  X(log_softmax, bl_f32_log_softmax)       \
+  X(sigmoid, bl_f32_sigmoid)               \
+  X(tanh, bl_f32_tanh)                     \
+  X(gemm_f32, bl_f32_gemm)                 \
+  X(gemm_i8, bl_qs8_gemm)                  \
+  X(layer_norm, bl_f32_layer_norm)         \
+  X(relu, bl_f32_relu)                     \
+  X(top_k, bl_f32_top_k)
 
 const Kernels& scalar_kernels();
 // The wasm SIMD table; when the library was built without BL_HAVE_SIMD it is the scalar one.

@@ -2,10 +2,12 @@
 // the biased variance, eps inside the square root.
 #include <cmath>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 
 void bl_f32_layer_norm__scalar(size_t n, const float* x, const float* g, const float* b,
                                float eps, float* y) {
+  assert(bl_check::row(n, x, y));
   float sum = 0.0f;
   for (size_t i = 0; i < n; i++) sum += x[i];
   const float mean = sum / float(n);

@@ -2,11 +2,13 @@
 // from the scalar kernel, so the two agree to about 1e-6 relative), then the affine map.
 #include <cmath>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 
 void bl_f32_layer_norm__wasmsimd(size_t n, const float* x, const float* g, const float* b,
                                  float eps, float* y) {
+  assert(bl_check::row(n, x, y));
   const size_t body = n & ~size_t(3);
   v128_t acc = wasm_f32x4_splat(0.0f);
   for (size_t i = 0; i < body; i += 4) acc = wasm_f32x4_add(acc, wasm_v128_load(x + i));

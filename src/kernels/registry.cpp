@@ -4,48 +4,33 @@
 
 namespace bl {
 
-// Positional, in the field order of struct Kernels (C++17 has no designated initializers).
+// A table: its name, then one assignment per field of BL_KERNEL_LIST (kernels.h), by name:
+// t.<field> = bl_<stem>__<isa>, the isa chosen by the ENTRY macro.
+#define BL_TABLE(label, ENTRY)  \
+  [] {                          \
+    Kernels t{};                \
+    t.name = label;             \
+    BL_KERNEL_LIST(ENTRY)       \
+    return t;                   \
+  }()
+#define BL_SCALAR(field, stem) t.field = stem##__scalar;
+#define BL_WASMSIMD(field, stem) t.field = stem##__wasmsimd;
+#define BL_COUNT(field, stem) +1
+
+// The list names every field of Kernels (all function pointers, after the name).
+static_assert(sizeof(Kernels) ==
+                  sizeof(const char*) + (0 BL_KERNEL_LIST(BL_COUNT)) * sizeof(void (*)()),
+              "BL_KERNEL_LIST (kernels.h) must name every field of struct Kernels");
+
 const Kernels& scalar_kernels() {
-  static const Kernels k = {
-      "scalar",
-      bl_f32_gemv__scalar,
-      bl_qs8_gemv__scalar,
-      bl_f32_additive_score__scalar,
-      bl_f32_dot_score__scalar,
-      bl_f32_weighted_sum__scalar,
-      bl_f32_softmax__scalar,
-      bl_f32_log_softmax__scalar,
-      bl_f32_sigmoid__scalar,
-      bl_f32_tanh__scalar,
-      bl_f32_gemm__scalar,
-      bl_qs8_gemm__scalar,
-      bl_f32_layer_norm__scalar,
-      bl_f32_relu__scalar,
-      bl_f32_top_k__scalar,
-  };
+  static constexpr Kernels k = BL_TABLE("scalar", BL_SCALAR);
   return k;
 }
 
 #if defined(BL_HAVE_SIMD)
 
 const Kernels& simd_kernels() {
-  static const Kernels k = {
-      "wasm-simd",
-      bl_f32_gemv__wasmsimd,
-      bl_qs8_gemv__wasmsimd,
-      bl_f32_additive_score__wasmsimd,
-      bl_f32_dot_score__wasmsimd,
-      bl_f32_weighted_sum__wasmsimd,
-      bl_f32_softmax__wasmsimd,
-      bl_f32_log_softmax__wasmsimd,
-      bl_f32_sigmoid__wasmsimd,
-      bl_f32_tanh__wasmsimd,
-      bl_f32_gemm__wasmsimd,
-      bl_qs8_gemm__wasmsimd,
-      bl_f32_layer_norm__wasmsimd,
-      bl_f32_relu__wasmsimd,
-      bl_f32_top_k__wasmsimd,
-  };
+  static constexpr Kernels k = BL_TABLE("wasm-simd", BL_WASMSIMD);
   return k;
 }
 

@@ -4,6 +4,7 @@
 // (masked positions) then give exp(-inf) = 0. At least one entry must be finite.
 #include <cmath>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 
 static float max_of(size_t n, const float* x) {
@@ -13,6 +14,7 @@ static float max_of(size_t n, const float* x) {
 }
 
 void bl_f32_softmax__scalar(size_t n, const float* x, float* y) {
+  assert(bl_check::row(n, x, y));
   const float m = max_of(n, x);
   float sum = 0.0f;
   for (size_t i = 0; i < n; i++) {
@@ -24,6 +26,7 @@ void bl_f32_softmax__scalar(size_t n, const float* x, float* y) {
 }
 
 void bl_f32_log_softmax__scalar(size_t n, const float* x, float* y) {
+  assert(bl_check::row(n, x, y));
   const float m = max_of(n, x);
   float sum = 0.0f;
   for (size_t i = 0; i < n; i++) sum += std::exp(x[i] - m);

@@ -6,6 +6,7 @@
 // least one finite entry.
 #include <cmath>
 
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/math-wasmsimd.h"
 
@@ -43,6 +44,7 @@ static float exp_sum(size_t n, const float* x, float m, float* y) {
 }
 
 void bl_f32_softmax__wasmsimd(size_t n, const float* x, float* y) {
+  assert(bl_check::row(n, x, y));
   const float m = max_of(n, x);
   const float sum = exp_sum(n, x, m, y);
   const v128_t inv = wasm_f32x4_splat(1.0f / sum);
@@ -50,6 +52,7 @@ void bl_f32_softmax__wasmsimd(size_t n, const float* x, float* y) {
 }
 
 void bl_f32_log_softmax__wasmsimd(size_t n, const float* x, float* y) {
+  assert(bl_check::row(n, x, y));
   const float m = max_of(n, x);
   // Only the one log is scalar; it is per vector, not per element.
   const float lse = std::log(exp_sum(n, x, m, nullptr));

@@ -3,11 +3,13 @@
 // block of 16 costs four loads, four compares against the running threshold and one any_true;
 // only a block holding a candidate goes through the scalar test, in id order, which keeps
 // insertions, and so the ties, exactly those of the scalar kernel.
+#include "kernels/checks.h"
 #include "kernels/kernels-impl.h"
 #include "kernels/simd128.h"
 #include "kernels/topk.h"
 
 size_t bl_f32_top_k__wasmsimd(size_t n, const float* x, size_t k, float* vals, int32_t* ids) {
+  assert(bl_check::top_k(n, x));
   const size_t m = bl_topk_fill(n, x, k, vals, ids);
   if (m == 0) return 0;
   size_t i = m;

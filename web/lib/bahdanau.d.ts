@@ -114,10 +114,14 @@ export interface Step {
   alpha: number[];
   /** The context c_i (2H values); a Transformer's final decoder state z_i (dModel values). */
   c: number[];
+  /** |c|, computed in JS (web/lib/native.js) from c: the square root of the sum of squares,
+   * summed in double in order. */
   cNorm: number;
   topIds: number[];
   topWords: string[];
   topLogProbs: number[];
+  /** exp(topLogProbs[k]), computed in JS (web/lib/native.js) as the float the engine's expf
+   * gives, bit for bit. */
   topProbs: number[];
   /** This step emitted '</s>' or reached the length limit. */
   done: boolean;
@@ -127,6 +131,7 @@ export interface Step {
 }
 
 export interface CrossAttention {
+  /** alpha.length and alpha[0].length, set in JS (web/lib/native.js). */
   layers: number;
   heads: number;
   /** [layer][head][column] weights; each row sums to 1. */

@@ -26,6 +26,7 @@ import { nextTask } from './env.js';
 import { liveObjects, own, release } from './handles.js';
 import { chooseVariant, loadVariant, simdSupported } from './loader.js';
 import { MAX_MODEL_BYTES, modelBytes } from './model-cache.js';
+import { completeStep, unwrap } from './native.js';
 
 export { MAX_MODEL_BYTES, simdSupported };
 
@@ -67,14 +68,11 @@ class Translator {
       throw new Error(`relaxed:true was requested, but ${support.reason}`);
     }
     const native = new module.Translator();
-    const error = native.load(bytes, variant === 'wasm-simd', relaxed !== false);
-    if (error) {
-      native.delete();
-      throw new Error(`cannot load the model: ${error}`);
-    }
+    const loaded = native.load(bytes, { simd: variant === 'wasm-simd', relaxed: relaxed !== false });
+    unwrap(loaded, 'cannot load the model: ', () => native.delete());
     this.#module = module;
     this.#rec = own(module, native, this);
-    this.#info = native.info();
+    this.#info = unwrap(native.info());
     // Which engine runs and why; timings of the one-off costs (the instance is shared, so
     // instantiateMs is that of the first translator of this variant).
     // kernels: 'wasm-relaxed' where the relaxed int8 products run; relaxed says why or why not.
@@ -95,11 +93,8 @@ class Translator {
     const { beam = 1, maxLen, splitSentences = false } = optionsArg(options, 'translate');
     const input = prepare(text, 'translate');
     checkInt('beam', beam, 1, MAX_BEAM);
-    const one = (source, where = '') => {
-      const r = native.translate(source, beam, maxLenArg(maxLen));
-      if (r.error !== undefined) throw new Error(`${where}${r.error}`);
-      return r;
-    };
+    const one = (source, where = '') =>
+      unwrap(native.translate(source, { beam, maxLen: maxLenArg(maxLen) }), where);
     if (splitSentences === false) return one(input);
     if (splitSentences !== true) {
       throw new TypeError(`splitSentences must be true or false, got ${describe(splitSentences)}`);
@@ -133,9 +128,7 @@ class Translator {
     const inputs = [];
     for (let i = 0; i < texts.length; i++) inputs.push(prepare(texts[i], 'translateBatch', `texts[${i}]`));
     checkInt('beam', beam, 1, MAX_BEAM);
-    const r = native.translateBatch(inputs, beam, maxLenArg(maxLen));
-    if (!Array.isArray(r)) throw new Error(r.error);
-    return r;
+    return unwrap(native.translateBatch(inputs, { beam, maxLen: maxLenArg(maxLen) }));
   }
 
   // The sentences of text, each as typed (the spaces between them left out), by the
@@ -147,13 +140,12 @@ class Translator {
   }
 
   #split(native, input) {
-    const r = native.splitSentences(input);
-    if (!Array.isArray(r)) throw new Error(r.error);
-    return r;
+    return unwrap(native.splitSentences(input));
   }
 
   // Greedy decoding one word at a time: an async iterator of steps {index, token, word, prob,
-  // e, alpha, c, cNorm, topIds, topWords, topProbs, topLogProbs, done}. The steps' alpha are
+  // e, alpha, c, cNorm, topIds, topWords, topProbs, topLogProbs, done} (cNorm and topProbs
+  // computed here, web/lib/native.js: completeStep). The steps' alpha are
   // translate()'s attention rows, in order, then comes the step that emits '</s>' (none when
   // the length limit cuts the translation). Its sourceTokens property holds the attention
   // columns before the first step; its result property, once the last step is out, holds what
@@ -190,10 +182,10 @@ class Translator {
         if (rec.released) return finished(); // disposed while we waited
         const step = rec.handle.next();
         if (step === null || step.done) {
-          iterator.result = rec.handle.result();
+          iterator.result = unwrap(rec.handle.result());
           finish();
         }
-        return step === null ? finished() : { done: false, value: step };
+        return step === null ? finished() : { done: false, value: completeStep(step) };
       },
       async return() {
         finish();
@@ -203,13 +195,9 @@ class Translator {
         return this;
       },
     };
-    const decoder = new module.Decoder(native, input, topK, limit);
+    const decoder = new module.Decoder(native, input, { topK, maxLen: limit });
     rec = own(module, decoder, iterator); // the iterator owns it: a dropped one is finalized
-    const error = decoder.error();
-    if (error) {
-      release(rec);
-      throw new Error(error);
-    }
+    unwrap(decoder.status(), '', () => release(rec));
     iterator.sourceTokens = decoder.columns();
     for (const r of decoders) if (r.released) decoders.delete(r); // finalized, never finished
     decoders.add(rec);
@@ -230,8 +218,8 @@ class Translator {
     const src = prepare(source, 'align');
     const tgt = prepare(target, 'align');
     checkInt('topK', topK, 1, this.#info.tgtVocab);
-    const r = native.align(src, tgt, topK);
-    if (r.error !== undefined) throw new Error(r.error);
+    const r = unwrap(native.align(src, tgt, { topK }));
+    r.steps.forEach(completeStep);
     return r;
   }
 
@@ -259,9 +247,7 @@ class Translator {
     if (minBatchMs * batches > 1000) {
       throw new RangeError(`minBatchMs * batches must be at most 1000 (one call takes up to 4 * (batches + 1) * minBatchMs ms), got ${minBatchMs * batches}`);
     }
-    const r = native.scoringCost(input, minBatchMs, batches);
-    if (r.error !== undefined) throw new Error(r.error);
-    return r;
+    return unwrap(native.scoringCost(input, { minBatchMs, batches }));
   }
 
   // Scaled-dot models only: the source attending to itself with this model's projections, an
@@ -271,9 +257,7 @@ class Translator {
   // scores and weights [layer][head][n][n].
   selfAttention(text) {
     const native = this.#native('selfAttention');
-    const r = native.selfAttention(prepare(text, 'selfAttention'));
-    if (r.error !== undefined) throw new Error(r.error);
-    return r;
+    return unwrap(native.selfAttention(prepare(text, 'selfAttention')));
   }
 
   // The model's tokens of text: side 'source' (the columns translate() shows, '</s>' not
@@ -285,9 +269,7 @@ class Translator {
     if (side !== 'source' && side !== 'target') {
       throw new RangeError(`tokenize(): side must be 'source' or 'target', got ${describe(side)}`);
     }
-    const r = native.tokenize(prepare(text, 'tokenize'), side === 'target');
-    if (!Array.isArray(r)) throw new Error(r.error);
-    return r;
+    return unwrap(native.tokenize(prepare(text, 'tokenize'), { side }));
   }
 
   // The attention matrix of a translate() result as text, the native CLI's exact picture.
