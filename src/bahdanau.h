@@ -24,10 +24,34 @@ struct LoadParams {
   bool use_relaxed = true;
 };
 
+// Attention given to one decoder step instead of the model's own softmax: "what if it had
+// looked there?" (docs/attention-edits.md). c_i is mixed from these weights, and the next-word
+// distribution, its top-k and the chosen word follow from that c_i; later steps decode with the
+// model's own attention from the state this step left, unless hold is set.
+struct AttentionEdit {
+  int step = 0;  // output position i, from 0
+  // One weight per column (source tokens then </s>): finite, >= 0, not all 0. They are scaled
+  // to sum 1 here, so {0, 1, 0} and {0, 5, 0} are the same edit.
+  std::vector<float> weights;
+  int column = -1;  // instead of weights: all the weight on this column (0 .. n-1, </s> is n-1)
+  // Transformer only: which decoder layer's cross-attention and which head (-1: every layer,
+  // every head). An RNN has one attention: both must stay -1.
+  int layer = -1, head = -1;
+  bool ablate = false;  // Transformer only: switch the head(s) off (output zeroed; no weights)
+  bool hold = false;    // the same edit at every later step too
+};
+
+// The most edits one call takes (the page makes one or two; a step-by-step override of a
+// whole 2-layer, 4-head Transformer sentence stays under it).
+constexpr int kMaxEdits = 1024;
+
 struct TranslateParams {
   int beam = 1;     // 1 = greedy; at most kMaxBeam
   int max_len = 0;  // output tokens; 0 = the model's rule min(max_tgt_len, 2n + 10)
   int top_k = 5;    // candidates reported per step (steps only)
+  // Greedy decoding only (beam 1): a beam > 1 with edits is refused. translate() also refuses an
+  // edit at a step the translation does not reach; a Decoder just never applies it.
+  std::vector<AttentionEdit> edits;
 };
 
 constexpr int kMaxBeam = 16;
@@ -80,6 +104,10 @@ struct Translation {
   std::string text;                         // detokenized
   bool truncated = false;                   // stopped at the length limit, not at </s>
   std::vector<Hypothesis> hypotheses;       // beam > 1: finished hypotheses, best first
+  // With edits: the rows whose attention was given, ascending, and for each the row the
+  // model's own softmax computed at that step (attention[edited[k]] is the given one).
+  std::vector<int> edited;
+  std::vector<std::vector<float>> own_attention;
   double encode_ms = 0, decode_ms = 0;
 };
 
@@ -99,6 +127,12 @@ struct Step {
   // (scores and weights); e and alpha above are the summary row, the last layer's mean over
   // heads, and c the final decoder state z_i. Empty for an RNN.
   std::vector<std::vector<std::vector<float>>> cross_e, cross_alpha;
+  // An edited step (AttentionEdit): alpha and cross_alpha are the weights it mixed c from,
+  // and own_alpha / own_cross_alpha what the model's own softmax gave at this step (e stays the
+  // model's own scores). An RNN's own_cross_alpha stays empty; unedited steps leave all empty.
+  bool edited = false;
+  std::vector<float> own_alpha;
+  std::vector<std::vector<std::vector<float>>> own_cross_alpha;
 };
 
 // Forced decoding (teacher forcing): the decoder reads a given translation instead of its own
@@ -106,6 +140,10 @@ struct Step {
 // probability how surprised the model is by that word.
 struct AlignParams {
   int top_k = 5;  // the model's own candidates reported per row
+  // Rows decoded under given attention (AttentionEdit.step is the row); each such row's prob is
+  // the given word's probability under the edited attention. A step past the last row (</s>)
+  // is refused.
+  std::vector<AttentionEdit> edits;
 };
 
 struct Alignment {
@@ -197,6 +235,8 @@ class Translator {
   // encoding, decode_ms the time it spent in the batch. beam > 1, and any Transformer, is
   // decoded one sentence at a time with translate(): batched beam search and a batched
   // Transformer step are not implemented.
+  // With attention edits (params.edits, applied to each text) every text is decoded with
+  // translate(), one at a time.
   bool translate_batch(const std::vector<std::string>& texts, const TranslateParams& params,
                        std::vector<Translation>* out, std::vector<std::string>* errors);
   // Greedy step-by-step decoding of text; nullptr and a message on error. The Decoder reads

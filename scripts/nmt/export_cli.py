@@ -47,6 +47,7 @@ def main(argv=None):
     if args.golden:
         torch.set_num_threads(1)
         golden.write_tiny()
+        golden.write_edits()
         golden.write_shipped(args.out, args.data)
 
 

@@ -9,6 +9,9 @@
            cases; each step also has "cross": every decoder layer's cross-attention per head,
            and each case "encoder" (the encoder's output, after its final LayerNorm) and
            "encoder_self_attention" (layers x heads x n x n), so every stage can be compared)
+  edits:   tests/fixtures/tiny-edits.json (attention edits on the tiny models above, as stored:
+           greedy steps with given weights, a held edit, forced decoding under an edit, and a
+           Transformer's per-head edits and ablation; each edited step also has "own_alpha")
   shipped: tests/fixtures/en-fr-dev100.json (greedy and beam-4 of 100 dev sentences,
            from the int8 weights as stored)
 """
@@ -173,6 +176,46 @@ def write_tiny():
             print("wrote", name)
 
 
+EDIT_TEXT, EDIT_TARGET = "The black cat is sleeping.", "Le chat noir dort."  # 7 columns
+RNN_EDITS = [
+    [{"step": 1, "column": 2}],
+    [{"step": 0, "weights": [1.0, 2.0, 0.0, 0.0, 0.5, 0.0, 1.0]}],
+    [{"step": 1, "column": 0, "hold": True}, {"step": 4, "column": 6}],
+]
+# The tiny Transformer writes </s> first on its own: its greedy edits start at step 0.
+TRANSFORMER_EDITS = [
+    [{"step": 0, "column": 2}],
+    [{"step": 0, "layer": 0, "head": 1, "column": 3}, {"step": 0, "layer": 1, "ablate": True}],
+    [{"step": 0, "layer": 1, "head": 2, "weights": [0, 0, 1, 1, 0, 0, 0], "hold": True}],
+    [{"step": 0, "layer": 0, "column": 1, "hold": True}],
+]
+EDIT_MODELS = ("tiny-additive", "tiny-scaled_dot", "tiny-additive-cgru", "tiny-scaled_dot-cgru",
+               "tiny-transformer")
+
+
+def write_edits():
+    """Greedy and forced decoding under attention edits, on the stored tiny models."""
+    doc = {"text": EDIT_TEXT, "target": EDIT_TARGET, "models": []}
+    for base in EDIT_MODELS:
+        for dtype in ("f32", "int8"):
+            name = f"{base}-{dtype}.safetensors"
+            ref, meta = export.load_model(os.path.join(FIX, name))
+            tr = Translator(ref, meta)
+            src_tokens, ids = tr.source(EDIT_TEXT)
+            _, tgt_ids = tr.target(EDIT_TARGET)
+            mask = [copyable(t, tr.tgt_index) for t in src_tokens]
+            cases = []
+            edit_sets = TRANSFORMER_EDITS if base == "tiny-transformer" else RNN_EDITS
+            for edits in edit_sets:
+                steps = tr.greedy(ids, mask, edits)
+                cases.append({"edits": edits, "steps": steps,
+                              "force": tr.force(ids, tgt_ids, edits)})
+            doc["models"].append({"model": name, "cases": cases})
+    with open(os.path.join(FIX, "tiny-edits.json"), "w") as f:
+        json.dump(doc, f, ensure_ascii=False)
+    print("wrote tiny-edits")
+
+
 def write_shipped(model_path, data_path, n=100):
     ref, meta = export.load_model(model_path)
     tr = Translator(ref, meta)
@@ -197,9 +240,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/export --golden")
     ap.add_argument("--shipped", help="also write dev fixtures for this model file")
     ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--edits-only", action="store_true",
+                    help="only tests/fixtures/tiny-edits.json, from the stored tiny models")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
-    write_tiny()
+    if not args.edits_only:
+        write_tiny()
+    write_edits()
     if args.shipped:
         write_shipped(args.shipped, args.data)
 

@@ -78,10 +78,11 @@ class Bahdanau(nn.Module):
         # e_ij = (W_q s_{i-1}) . (W_k h_j) / sqrt(d)
         return (keys @ q.unsqueeze(2)).squeeze(2) / math.sqrt(q.size(1))
 
-    def attend(self, s_prev, h, keys, mask):
+    def attend(self, s_prev, h, keys, mask, given=None):
         """(e, alpha, c). Without attention e and alpha are empty (0 columns) and c is the
         fixed vector [->h_T; <-h_1]: the forward state after the last token (</s>), the
-        backward state after reading back to the first."""
+        backward state after reading back to the first. given: (B, S) weights that replace
+        softmax(e) (an attention edit; e stays the model's own scores)."""
         if not self.attention:
             H = h.size(2) // 2
             last = mask.sum(1) - 1
@@ -90,19 +91,20 @@ class Bahdanau(nn.Module):
             empty = h.new_zeros(h.size(0), 0)
             return empty, empty, c
         e = self.score(s_prev, keys).masked_fill(~mask, float("-inf"))
-        alpha = torch.softmax(e, dim=1)
+        alpha = torch.softmax(e, dim=1) if given is None else given
         c = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)  # c_i = sum_j alpha_ij h_j
         return e, alpha, c
 
-    def step(self, y_prev, s_prev, h, keys, mask):
-        """Returns (e, alpha, c, s, y_emb) for output position i."""
+    def step(self, y_prev, s_prev, h, keys, mask, given=None):
+        """Returns (e, alpha, c, s, y_emb) for output position i. given: weights to mix c_i from
+        instead of the softmax's (see attend)."""
         y_emb = self.tgt_emb(y_prev)
         if self.cgru:
             q = self.decoder1(self.drop(y_emb), s_prev)  # s'_i: the query has read y_{i-1}
-            e, alpha, c = self.attend(q, h, keys, mask)
+            e, alpha, c = self.attend(q, h, keys, mask, given)
             s = self.decoder2(c, q)
         else:
-            e, alpha, c = self.attend(s_prev, h, keys, mask)
+            e, alpha, c = self.attend(s_prev, h, keys, mask, given)
             s = self.decoder(torch.cat([self.drop(y_emb), c], dim=1), s_prev)
         return e, alpha, c, s, y_emb
 

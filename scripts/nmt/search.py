@@ -15,7 +15,7 @@ import math
 
 import torch
 
-from . import data
+from . import attention_edit, data
 from . import tokenizer as tk
 
 TOPK = 5
@@ -73,12 +73,36 @@ class Translator:
         return h, keys, s0, mask
 
     @torch.no_grad()
-    def step(self, enc, y_prev, s_prev):
-        """One decoder step: raw scores e, weights alpha, context c, new state s, log-probs."""
+    def step(self, enc, y_prev, s_prev, edits=None, i=0):
+        """One decoder step: raw scores e, weights alpha, context c, new state s, log-probs.
+        edits: attention_edit.plan()'s list, for output position i."""
         h, keys, _, mask = enc
-        e, alpha, c, s, y_emb = self.model.step(torch.tensor([y_prev]), s_prev, h, keys, mask)
+        y = torch.tensor([y_prev])
+        if not edits:
+            out = self.model.step(y, s_prev, h, keys, mask)
+        elif self.cfg.get("arch") == "transformer":  # every edit so far: the prefix is re-run
+            out = self.model.step(y, s_prev, h, keys, mask,
+                                  edits=attention_edit.transformer_edits(edits, i))
+        else:
+            row = edits[i].get((0, 0))
+            out = self.model.step(y, s_prev, h, keys, mask,
+                                  given=None if row is None else row.unsqueeze(0))
+        e, alpha, c, s, y_emb = out
         logp = torch.log_softmax(self.model.logits(s, c, y_emb), dim=-1)
         return e[0], alpha[0], c[0], s, logp[0]
+
+    def edit_record(self, rec, e, edits, i):
+        """Adds what an edited step reports: "edited", the model's own row "own_alpha" (and a
+        Transformer's "cross_own", every layer and head)."""
+        if not edits or not edits[i]:
+            return
+        rec["edited"] = True
+        if self.cfg.get("arch") == "transformer":
+            own = self.model.last_own_cross
+            rec["cross_own"] = [a[0].tolist() for a in own]
+            rec["own_alpha"] = own[-1][0].mean(dim=0).tolist()
+        else:
+            rec["own_alpha"] = torch.softmax(e, dim=0).tolist()
 
     def layers(self):
         """A Transformer's last step, every decoder layer's cross-attention per head:
@@ -88,14 +112,17 @@ class Translator:
             return None
         return {"e": [e[0].tolist() for e, _ in cross], "alpha": [a[0].tolist() for _, a in cross]}
 
-    def greedy(self, ids, copy_mask=None):
+    def greedy(self, ids, copy_mask=None, edits=None):
         """Greedy decoding; one record per step, the </s> step included. copy_mask: see
-        may_write_unk (translate passes the source tokens' copyable())."""
+        may_write_unk (translate passes the source tokens' copyable()). edits: attention edits
+        (attention_edit.py)."""
         enc = self.encode(ids)
         s, y = enc[2], data.BOS
         steps = []
-        for _ in range(self.max_len(len(ids))):
-            e, alpha, c, s, logp = self.step(enc, y, s)
+        plan = attention_edit.plan(edits, self.cfg, len(ids) + 1, self.max_len(len(ids))) \
+            if edits else None
+        for i in range(self.max_len(len(ids))):
+            e, alpha, c, s, logp = self.step(enc, y, s, plan, i)
             top = topk(logp, TOPK)
             y = top[0][0]
             row = alpha.tolist()
@@ -107,11 +134,12 @@ class Translator:
             cross = self.layers()
             if cross is not None:
                 steps[-1]["cross"] = cross
+            self.edit_record(steps[-1], e, plan, i)
             if y == data.EOS:
                 break
         return steps
 
-    def force(self, ids, tgt_ids):
+    def force(self, ids, tgt_ids, edits=None):
         """Forced decoding (teacher forcing): the decoder reads the given target ids instead of
         its own choices. One record per target token plus the closing </s>, with the same fields
         as a greedy step; "prob" is the probability the model gives the forced token."""
@@ -121,8 +149,10 @@ class Translator:
         enc = self.encode(ids)
         s, y = enc[2], data.BOS
         steps = []
-        for tok in list(tgt_ids) + [data.EOS]:
-            e, alpha, c, s, logp = self.step(enc, y, s)
+        plan = attention_edit.plan(edits, self.cfg, len(ids) + 1, len(tgt_ids) + 1) \
+            if edits else None
+        for i, tok in enumerate(list(tgt_ids) + [data.EOS]):
+            e, alpha, c, s, logp = self.step(enc, y, s, plan, i)
             top = topk(logp, TOPK)
             steps.append({"e": e.tolist(), "alpha": alpha.tolist(), "c": c.tolist(),
                           "token": tok, "prob": float(torch.exp(logp[tok])),
@@ -130,6 +160,7 @@ class Translator:
             cross = self.layers()
             if cross is not None:
                 steps[-1]["cross"] = cross
+            self.edit_record(steps[-1], e, plan, i)
             y = tok
         return steps
 

@@ -47,9 +47,11 @@ class MultiHeadAttention(nn.Module):
         self.h, self.dk = heads, d // heads
         self.Wq, self.Wk, self.Wv, self.Wo = (nn.Linear(d, d) for _ in range(4))
 
-    def forward(self, x, mem, mask):
+    def forward(self, x, mem, mask, given=None):
         """x (B, T, d) queries, mem (B, S, d) keys and values, mask (B, T or 1, S) True = may
-        attend. Returns (out, e, alpha) with e, alpha (B, heads, T, S)."""
+        attend. Returns (out, e, alpha) with e, alpha (B, heads, T, S). given: attention edits,
+        {(position, head): (S,) weights, or None to switch the head off (zero output)}; then
+        alpha holds the given rows, and self.own_alpha what the softmax gave."""
         B, T, S = x.size(0), x.size(1), mem.size(1)
         q = self.Wq(x).view(B, T, self.h, self.dk).transpose(1, 2)
         k = self.Wk(mem).view(B, S, self.h, self.dk).transpose(1, 2)
@@ -57,6 +59,11 @@ class MultiHeadAttention(nn.Module):
         e = (q @ k.transpose(2, 3)) / math.sqrt(self.dk)  # e_ij = q_i . k_j / sqrt(d_k)
         e = e.masked_fill(~mask.unsqueeze(1), float("-inf"))
         alpha = torch.softmax(e.float(), dim=-1).to(v.dtype)
+        self.own_alpha = alpha
+        if given:
+            alpha = alpha.clone()
+            for (t, h), row in given.items():
+                alpha[:, h, t] = 0.0 if row is None else row  # ablated: all zero, no output
         out = (alpha @ v).transpose(1, 2).reshape(B, T, self.h * self.dk)  # c_i = sum_j a_ij v_j
         return self.Wo(out), e, alpha
 
@@ -88,11 +95,11 @@ class DecoderLayer(nn.Module):
         self.ff1, self.ff2 = nn.Linear(d, cfg["ffn"]), nn.Linear(cfg["ffn"], d)
         self.drop = nn.Dropout(cfg.get("dropout", 0.0))
 
-    def forward(self, y, mem, self_mask, mem_mask):
+    def forward(self, y, mem, self_mask, mem_mask, given=None):
         a = self.ln1(y)
         out, _, _ = self.self_attn(a, a, self_mask)  # causal: position i reads y_1..y_i
         y = y + self.drop(out)
-        out, e, alpha = self.cross_attn(self.ln2(y), mem, mem_mask)
+        out, e, alpha = self.cross_attn(self.ln2(y), mem, mem_mask, given)
         y = y + self.drop(out)
         y = y + self.drop(self.ff2(self.drop(F.relu(self.ff1(self.ln3(y))))))
         return y, e, alpha
@@ -134,14 +141,15 @@ class Transformer(nn.Module):
             selfs.append(alpha)
         return self.enc_ln(x), mask, selfs
 
-    def decode_all(self, tgt_in, mem, mem_mask, offset=0):
-        """Final decoder states (B, T, d) and each layer's cross-attention (e, alpha)."""
+    def decode_all(self, tgt_in, mem, mem_mask, offset=0, edits=None):
+        """Final decoder states (B, T, d) and each layer's cross-attention (e, alpha).
+        edits: {layer: {(position, head): row or None}} (see MultiHeadAttention.forward)."""
         T = tgt_in.size(1)
         causal = torch.ones(T, T, dtype=torch.bool).tril().unsqueeze(0)
         y = self.drop(self.embed(tgt_in, self.tgt_emb, self.tgt_in, offset))
         cross = []
-        for layer in self.dec:
-            y, e, alpha = layer(y, mem, causal, mem_mask)
+        for li, layer in enumerate(self.dec):
+            y, e, alpha = layer(y, mem, causal, mem_mask, (edits or {}).get(li))
             cross.append((e, alpha))
         return self.dec_ln(y), cross
 
@@ -164,13 +172,16 @@ class Transformer(nn.Module):
         mem, _, _ = self.encode_all(src, src_len)
         return mem, None, torch.zeros(src.size(0), 0, dtype=torch.long)
 
-    def step(self, y_prev, s_prev, h, keys, mask):
+    def step(self, y_prev, s_prev, h, keys, mask, edits=None):
         """Returns (e, alpha, c, s, z): e and alpha are the last decoder layer's cross-attention
         averaged over heads (the summary row), c the cross-attention output, s the new prefix,
-        z the final decoder state that logits() reads."""
+        z the final decoder state that logits() reads. edits: every position's attention edits
+        so far, as decode_all takes them: the prefix is recomputed, and an edit changes what
+        later positions read, as the C++ core's key/value cache keeps it."""
         s = torch.cat([s_prev, y_prev.view(-1, 1)], dim=1)
-        z, cross = self.decode_all(s, h, mask.unsqueeze(1))
+        z, cross = self.decode_all(s, h, mask.unsqueeze(1), edits=edits)
         self.last_cross = [(e[:, :, -1], a[:, :, -1]) for e, a in cross]
+        self.last_own_cross = [layer.cross_attn.own_alpha[:, :, -1] for layer in self.dec]
         e, alpha = cross[-1]
         return e[:, :, -1].mean(dim=1), alpha[:, :, -1].mean(dim=1), z[:, -1], s, z[:, -1]
 

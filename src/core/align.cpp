@@ -29,6 +29,9 @@ bool Translator::align(std::string_view source, std::string_view target, const A
     return false;
   }
   if (src_tokens.empty()) return true;
+  EditPlan plan;  // one row per target token, then </s>
+  if (!im.plan_edits(p.edits, src_tokens.size(), int(tgt_tokens.size()) + 1, &plan, error))
+    return false;
 
   Annotations a;
   im.net->encode(src_ids, &a);
@@ -47,7 +50,7 @@ bool Translator::align(std::string_view source, std::string_view target, const A
   int y_prev = kBos;
   for (size_t i = 0; i < out->tgt_ids.size(); i++) {
     const int y = out->tgt_ids[i];
-    im.net->decode(a, y_prev, s, &st);
+    im.net->decode(a, y_prev, s, &st, plan.at(int(i)));
     Step row;
     row.index = int(i);
     row.token = y;

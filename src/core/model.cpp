@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/attention_edit.h"
 #include "core/matrix_ops.h"
 #include "kernels/scratch.h"
 
@@ -106,7 +107,8 @@ void Model::score_keys(const Annotations& a, const float* q, float* e) const {
     k_.dot_score(a.n, A, a.keys.data(), A, q, 1.0f / std::sqrt(float(A)), e);
 }
 
-void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const {
+void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepState* out,
+                 const StepEdit* edit) const {
   const size_t E = cfg_.emb, H2 = 2 * size_t(cfg_.enc_hidden), A = cfg_.attn,
                D = cfg_.dec_hidden, M = cfg_.maxout, Vt = cfg_.tgt_vocab;
   const size_t n = size_t(a.n);
@@ -135,6 +137,11 @@ void Model::step(const Annotations& a, int y_prev, const float* s_prev, StepStat
     score(a, query, rs.q.data(), out->e.data());
     // Normalise: alpha_i = softmax(e_i)
     k_.softmax(n, out->e.data(), out->alpha.data());
+    out->own_alpha.clear();
+    if (edit && !edit->heads.empty()) {  // "what if it had looked there?": the given alpha_i
+      out->own_alpha.swap(out->alpha);
+      out->alpha = edit->heads[0].alpha;
+    }
     // Mix: c_i = sum_j alpha_ij h_j
     k_.weighted_sum(n, H2, out->alpha.data(), a.h.data(), H2, out->c.data());
   } else {  // no attention: c_i = c, the same fixed vector at every step

@@ -17,10 +17,12 @@ class Model : public Network {
   void encode(const std::vector<int>& ids, Annotations* out) const override;
   // One step: y_prev is y_{i-1} (<s> for i = 1), s_prev is s_{i-1} (Annotations::s0 first).
   // Attention's query is s_{i-1} (Config::decoder Paper) or s'_i = GRU1(E y_{i-1}, s_{i-1}) (CGru).
-  void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out) const;
+  // edit: the given alpha_i replaces softmax(e_i), and c_i is mixed from it.
+  void step(const Annotations& a, int y_prev, const float* s_prev, StepState* out,
+            const StepEdit* edit = nullptr) const;
   void decode(const Annotations& a, int y_prev, const std::vector<float>& s_prev,
-              StepState* out) const override {
-    step(a, y_prev, s_prev.data(), out);
+              StepState* out, const StepEdit* edit = nullptr) const override {
+    step(a, y_prev, s_prev.data(), out, edit);
   }
   // B steps at once (model_batch.cpp), hypotheses of different sentences: a[b], y_prev[b] and
   // s_prev[b*D .. b*D + D) to out[b]. out[b] is bit for bit what step(*a[b], y_prev[b],

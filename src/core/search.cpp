@@ -59,8 +59,9 @@ bool may_write_unk(const std::vector<float>& alpha, const std::vector<char>& cop
 }
 
 std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotations& a, int top,
-                                               std::vector<float>* s, StepState* st, Hyp* hyp) {
-  m.decode(a, hyp->ids.empty() ? kBos : hyp->ids.back(), *s, st);
+                                               std::vector<float>* s, StepState* st, Hyp* hyp,
+                                               const StepEdit* edit) {
+  m.decode(a, hyp->ids.empty() ? kBos : hyp->ids.back(), *s, st, edit);
   return greedy_pick(m.kernels(), a, top, s, st, hyp);
 }
 
@@ -72,6 +73,10 @@ std::vector<std::pair<int, float>> greedy_pick(const Kernels& kt, const Annotati
                         !may_write_unk(st->alpha, a.copyable);
   const int y = best[skip_unk ? 1 : 0].first;
   if (int(best.size()) > top) best.resize(size_t(std::max(top, 1)));
+  if (!st->own_alpha.empty()) {
+    hyp->edited.push_back(int(hyp->ids.size()));
+    hyp->own_alphas.push_back(st->own_alpha);
+  }
   hyp->ids.push_back(y);
   hyp->alphas.push_back(st->alpha);
   hyp->probs.push_back(std::exp(st->logp[y]));
@@ -82,11 +87,12 @@ std::vector<std::pair<int, float>> greedy_pick(const Kernels& kt, const Annotati
   return best;
 }
 
-Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len) {
+Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len, const EditPlan* plan) {
   Hyp hyp;
   StepState st;
   std::vector<float> s = a.s0;
-  for (int i = 0; i < max_len && !hyp.finished; i++) greedy_step(m, a, 1, &s, &st, &hyp);
+  for (int i = 0; i < max_len && !hyp.finished; i++)
+    greedy_step(m, a, 1, &s, &st, &hyp, plan ? plan->at(i) : nullptr);
   return hyp;
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/attention_edit.h"
 #include "core/seq2seq.h"
 
 namespace bl {
@@ -14,6 +15,10 @@ struct Hyp {
   std::vector<int> ids;                     // </s> included when finished
   std::vector<std::vector<float>> alphas;   // one row per id
   std::vector<float> probs;                 // p of each id
+  // Rows decoded under an attention edit, and the model's own row at each (alphas holds the
+  // given one).
+  std::vector<int> edited;
+  std::vector<std::vector<float>> own_alphas;
   double score = 0, norm = 0;
   bool finished = false;
 };
@@ -27,14 +32,18 @@ std::vector<std::pair<int, float>> top_k(const Kernels& kt, const std::vector<fl
 
 // One greedy step: decodes y_i from hyp's last token (or <s>) and state s, appends it to hyp,
 // and advances s. Returns the top k of the step (k >= 1); st holds the step's e, alpha, c.
+// edit: given attention for this step (nullptr: the model's own).
 std::vector<std::pair<int, float>> greedy_step(const Seq2Seq& m, const Annotations& a, int top,
-                                               std::vector<float>* s, StepState* st, Hyp* hyp);
+                                               std::vector<float>* s, StepState* st, Hyp* hyp,
+                                               const StepEdit* edit = nullptr);
 // greedy_step's choice once the step is computed into st (by step() or step_batch()): the
 // same rule for one sentence and for a batch.
 std::vector<std::pair<int, float>> greedy_pick(const Kernels& kt, const Annotations& a,
                                                int top, std::vector<float>* s, StepState* st,
                                                Hyp* hyp);
-Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len);
+// plan: attention edits by step (nullptr: none).
+Hyp greedy_search(const Seq2Seq& m, const Annotations& a, int max_len,
+                  const EditPlan* plan = nullptr);
 // Finished hypotheses, best first (live ones at the length limit are added unterminated).
 std::vector<Hyp> beam_search(const Seq2Seq& m, const Annotations& a, int k, int max_len);
 

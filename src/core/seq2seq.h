@@ -44,7 +44,13 @@ struct StepState {
   // Transformer: every decoder layer's cross-attention per head, [layers][heads][n]. Empty
   // for an RNN.
   std::vector<float> cross_e, cross_alpha;
+  // A step decoded under a StepEdit (attention_edit.h): alpha and cross_alpha hold the given
+  // rows, which c was mixed from; own_alpha and own_cross_alpha what the softmax gave. Both
+  // are empty after a step without edit.
+  std::vector<float> own_alpha, own_cross_alpha;
 };
+
+struct StepEdit;
 
 class Seq2Seq {
  public:
@@ -54,8 +60,9 @@ class Seq2Seq {
   // One step: y_prev is y_{i-1} (<s> for i = 1), state the state after it (a.s0 first);
   // out->s becomes the state for the next step. Copying a state is all a beam hypothesis
   // needs to branch.
+  // edit: given attention for this step instead of the softmax's (nullptr: the model's own).
   virtual void decode(const Annotations& a, int y_prev, const std::vector<float>& state,
-                      StepState* out) const = 0;
+                      StepState* out, const StepEdit* edit = nullptr) const = 0;
   virtual const Config& config() const = 0;
   // The kernel table the model runs on (scalar or SIMD): the search uses it too.
   virtual const Kernels& kernels() const = 0;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/attention_edit.h"
 #include "core/matrix_ops.h"
 #include "kernels/scratch.h"
 
@@ -61,6 +62,21 @@ void Transformer::attend(size_t n, const float* q, const float* K, const float* 
   k_.dot_score(n, dk, K, ld, q, 1.0f / std::sqrt(float(dk)), e);  // e_j = q . k_j / sqrt(d_k)
   k_.softmax(n, e, alpha);                                        // alpha = softmax(e)
   k_.weighted_sum(n, dk, alpha, V, ld, ctx);                      // ctx = sum_j alpha_j v_j
+}
+
+void Transformer::override_head(const StepEdit& edit, size_t l, size_t h, size_t n,
+                                const float* V, size_t ld, StepState* out, size_t at,
+                                float* ctx) const {
+  float* alpha = &out->cross_alpha[at];
+  std::copy(alpha, alpha + n, &out->own_cross_alpha[at]);
+  const HeadEdit* given = edit.find(int(l), int(h));
+  if (!given) return;
+  const size_t dk = size_t(cfg_.d_model / cfg_.heads);
+  std::copy(given->alpha.begin(), given->alpha.end(), alpha);
+  if (given->ablate)  // the head switched off: it adds nothing to Wo ctx
+    std::fill(ctx, ctx + dk, 0.0f);
+  else  // ctx = sum_j alpha_j v_j with the given alpha
+    k_.weighted_sum(n, dk, alpha, V, ld, ctx);
 }
 
 void Transformer::feed_forward(const FeedForwardW& f, const LayerNormW& ln, size_t B,
@@ -135,7 +151,7 @@ void Transformer::encode_impl(const std::vector<int>& ids, Annotations* out, flo
 }
 
 void Transformer::decode(const Annotations& a, int y_prev, const std::vector<float>& state,
-                         StepState* out) const {
+                         StepState* out, const StepEdit* edit) const {
   const size_t d = cfg_.d_model, H = cfg_.heads, dk = d / H, E = cfg_.emb,
                Vt = cfg_.tgt_vocab, n = size_t(a.n), row = cache_row();
   const size_t L = w_.dec.size(), pos = state.size() / row;  // y_prev sits at position pos
@@ -145,6 +161,8 @@ void Transformer::decode(const Annotations& a, int y_prev, const std::vector<flo
   float* cache = out->s.data();
   out->cross_e.resize(L * H * n);
   out->cross_alpha.resize(L * H * n);
+  const bool edited = edit && !edit->heads.empty();
+  out->own_cross_alpha.assign(edited ? L * H * n : 0, 0.0f);
 
   fit(ws.x, d), fit(ws.a, d), fit(ws.q, d), fit(ws.ctx, d), fit(ws.out, d);
   fit(ws.e, pos + 1), fit(ws.alpha, pos + 1), fit(ws.ff, cfg_.ffn);
@@ -173,6 +191,7 @@ void Transformer::decode(const Annotations& a, int y_prev, const std::vector<flo
       const size_t at = (l * H + h) * n;
       attend(n, q + h * dk, K + h * dk, K + n * d + h * dk, d, &out->cross_e[at],
              &out->cross_alpha[at], ctx + h * dk);
+      if (edited) override_head(*edit, l, h, n, K + n * d + h * dk, d, out, at, ctx + h * dk);
     }
     gemv(D.cross.Wo, ctx, D.cross.bo.data(), o);  // x = x + Wo ctx + bo
     add(d, o, x);
@@ -198,6 +217,15 @@ void Transformer::decode(const Annotations& a, int y_prev, const std::vector<flo
     }
     out->e[j] = se / float(H);
     out->alpha[j] = sa / float(H);
+  }
+  out->own_alpha.clear();
+  if (edited) {  // the summary of what the heads' own softmax gave, as alpha summarises
+    out->own_alpha.assign(n, 0.0f);
+    for (size_t j = 0; j < n; j++) {
+      float sa = 0.0f;
+      for (size_t h = 0; h < H; h++) sa += out->own_cross_alpha[last + h * n + j];
+      out->own_alpha[j] = sa / float(H);
+    }
   }
   // p(y_i) = softmax(E_tgt (out_proj z) + out_b): the output layer tied to the embedding
   fit(ws.t, E);

@@ -26,8 +26,10 @@ class Transformer : public Network {
   // state: the key/value cache of the positions read so far (empty first); out->s is it with
   // this step's position appended. out->e/alpha are the summary row (last layer, mean of
   // heads), out->c the final decoder state z_i, out->cross_e/cross_alpha every layer and head.
+  // edit: given weights for some heads of some layers' cross-attention, or heads switched off
+  // (their output zeroed); out->own_cross_alpha then holds every head's own softmax.
   void decode(const Annotations& a, int y_prev, const std::vector<float>& state,
-              StepState* out) const override;
+              StepState* out, const StepEdit* edit = nullptr) const override;
 
   // Floats one target position adds to the cache: layers x (key and value) x d.
   size_t cache_row() const { return size_t(cfg_.dec_layers) * 2 * size_t(cfg_.d_model); }
@@ -46,6 +48,11 @@ class Transformer : public Network {
   // over n keys and values with ld floats between rows.
   void attend(size_t n, const float* q, const float* K, const float* V, size_t ld, float* e,
               float* alpha, float* ctx) const;
+  // After attend() for head h of layer l: keeps its own weights in out->own_cross_alpha[at..],
+  // and if the edit sets that head, replaces its weights at out->cross_alpha[at..] and its
+  // output ctx (V: its values, ld floats apart).
+  void override_head(const StepEdit& edit, size_t l, size_t h, size_t n, const float* V,
+                     size_t ld, StepState* out, size_t at, float* ctx) const;
   // x += W2 relu(W1 LN(x) + b1) + b2 for B rows of x.
   void feed_forward(const FeedForwardW& f, const LayerNormW& ln, size_t B, float* x) const;
   void layer_norm(const LayerNormW& ln, size_t B, const float* x, float* y) const;

@@ -44,8 +44,9 @@ bool Translator::translate_batch(const std::vector<std::string>& texts, const Tr
   errors->assign(texts.size(), std::string());
   bool ok = true;
   // Beam search, or a beam translate() refuses, and every Transformer (its batched step is not
-  // written: each hypothesis's key/value cache has its own length): one text at a time.
-  if (p.beam != 1 || !impl_->model) {
+  // written: each hypothesis's key/value cache has its own length), and attention edits (only
+  // step() takes one): one text at a time.
+  if (p.beam != 1 || !impl_->model || !p.edits.empty()) {
     for (size_t i = 0; i < texts.size(); i++)
       ok = translate(texts[i], p, &(*out)[i], &(*errors)[i]) && ok;
     return ok;

@@ -188,18 +188,30 @@ bool Translator::translate(std::string_view text, const TranslateParams& p, Tran
     *error = "beam must be between 1 and " + std::to_string(kMaxBeam);
     return false;
   }
+  if (p.beam != 1 && !p.edits.empty()) {
+    *error = "attention edits need greedy decoding (beam 1): a beam keeps several "
+             "hypotheses, each with its own attention at every step";
+    return false;
+  }
   std::vector<std::string> toks;
   if (!impl_->source(text, &toks, &out->src_ids, error)) return false;
   if (toks.empty()) return true;
+  const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
+  EditPlan plan;
+  if (!impl_->plan_edits(p.edits, toks.size(), max_len, &plan, error)) return false;
   auto t0 = std::chrono::steady_clock::now();
   Annotations a;
   impl_->net->encode(out->src_ids, &a);
   impl_->mark_copyable(toks, &a);
   out->encode_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
-  const int max_len = max_output_len(impl_->data.config, int(toks.size()), p.max_len);
   if (p.beam == 1) {
-    impl_->fill_greedy(greedy_search(*impl_->net, a, max_len), toks, out);
+    Hyp best = greedy_search(*impl_->net, a, max_len, &plan);
+    if (!check_edits_reached(p.edits, int(best.ids.size()), error)) {
+      *out = Translation{};
+      return false;
+    }
+    impl_->fill_greedy(best, toks, out);
   } else {
     std::vector<Hyp> hyps = beam_search(*impl_->net, a, p.beam, max_len);
     impl_->fill(hyps[0], toks, out);
@@ -224,6 +236,7 @@ struct Decoder::State {
   StepState st;
   std::vector<float> s;
   Hyp hyp;
+  EditPlan edits;
   int max_len = 0, top_k = 5;
   bool done = false;
   double encode_ms = 0, decode_ms = 0;
@@ -243,6 +256,9 @@ std::unique_ptr<Decoder> Translator::start(std::string_view text, const Translat
   if (!st->columns.empty()) st->columns.push_back("</s>");  // as translate(): none for no input
   st->top_k = std::max(1, std::min(p.top_k, impl_->data.config.tgt_vocab));
   st->max_len = max_output_len(impl_->data.config, int(st->src_tokens.size()), p.max_len);
+  if (!st->src_tokens.empty() &&
+      !impl_->plan_edits(p.edits, st->src_tokens.size(), st->max_len, &st->edits, error))
+    return nullptr;
   if (st->src_tokens.empty()) {
     st->done = true;
   } else {
@@ -262,7 +278,8 @@ bool Decoder::next(Step* out) {
   State& d = *st_;
   if (d.done) return false;
   auto t0 = std::chrono::steady_clock::now();
-  auto top = greedy_step(*d.impl->net, d.a, d.top_k, &d.s, &d.st, &d.hyp);
+  auto top = greedy_step(*d.impl->net, d.a, d.top_k, &d.s, &d.st, &d.hyp,
+                         d.edits.at(int(d.hyp.ids.size())));
   const int y = d.hyp.ids.back();
   d.done = d.hyp.finished || int(d.hyp.ids.size()) >= d.max_len;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bahdanau.h"
+#include "core/attention_edit.h"
 #include "core/model.h"
 #include "core/search.h"
 #include "core/tokenizer.h"
@@ -62,18 +63,29 @@ struct Translator::Impl {
     row->e = st.e;
     row->alpha = st.alpha;
     row->c = st.c;
+    row->edited = !st.own_alpha.empty();
+    row->own_alpha = st.own_alpha;
     if (!transformer) return;
     const size_t L = data.config.dec_layers, H = data.config.heads, n = st.e.size();
-    row->cross_e.assign(L, std::vector<std::vector<float>>(H));
-    row->cross_alpha.assign(L, std::vector<std::vector<float>>(H));
-    for (size_t l = 0; l < L; l++) {
-      for (size_t h = 0; h < H; h++) {
-        const size_t at = (l * H + h) * n;
-        row->cross_e[l][h].assign(st.cross_e.begin() + at, st.cross_e.begin() + at + n);
-        row->cross_alpha[l][h].assign(st.cross_alpha.begin() + at,
-                                      st.cross_alpha.begin() + at + n);
-      }
-    }
+    row->cross_e = layered(st.cross_e, L, H, n);
+    row->cross_alpha = layered(st.cross_alpha, L, H, n);
+    if (row->edited) row->own_cross_alpha = layered(st.own_cross_alpha, L, H, n);
+  }
+
+  // [layers][heads][n] from a packed array of that shape.
+  static std::vector<std::vector<std::vector<float>>> layered(const std::vector<float>& v,
+                                                              size_t L, size_t H, size_t n) {
+    std::vector<std::vector<std::vector<float>>> out(L, std::vector<std::vector<float>>(H));
+    for (size_t l = 0; l < L; l++)
+      for (size_t h = 0; h < H; h++)
+        out[l][h].assign(v.begin() + (l * H + h) * n, v.begin() + (l * H + h + 1) * n);
+    return out;
+  }
+
+  // Checks params.edits for a sentence of n_src tokens decoded in at most steps steps.
+  bool plan_edits(const std::vector<AttentionEdit>& edits, size_t n_src, int steps,
+                  EditPlan* plan, std::string* error) const {
+    return plan->build(edits, data.config, int(n_src) + 1, steps, error);
   }
 
   // A step's top-k candidates, with their words, into *row.
@@ -90,6 +102,11 @@ struct Translator::Impl {
     out->tgt_ids.assign(best.ids.begin(), best.ids.begin() + out->tgt_tokens.size());
     out->attention.assign(best.alphas.begin(), best.alphas.begin() + out->tgt_tokens.size());
     out->truncated = !best.finished;
+    for (size_t k = 0; k < best.edited.size(); k++) {
+      if (best.edited[k] >= int(out->tgt_tokens.size())) break;  // the </s> row is not shown
+      out->edited.push_back(best.edited[k]);
+      out->own_attention.push_back(best.own_alphas[k]);
+    }
     out->text = tgt_tok->detokenize(out->tgt_tokens);
   }
 
