@@ -2,6 +2,7 @@
 tests/fixtures/tiny-edits.json pins for the C++ core: the edited step mixes c_i from the given
 row, reports the model's own, and the steps before it are the plain run's."""
 import json
+import math
 import os
 
 import pytest
@@ -74,3 +75,25 @@ def test_the_golden_fixture_is_what_the_reference_writes(tmp_path, monkeypatch):
     golden.write_edits()
     with open(tmp_path / "tiny-edits.json") as f, open(os.path.join(FIX, "tiny-edits.json")) as g:
         assert json.load(f) == json.load(g), "run: python3 -m scripts.nmt.golden --edits-only"
+
+
+def test_edit_effect_counts_the_gold_linked_steps_and_skips_models_without_attention(tmp_path):
+    from nmt import edit_effect
+    gold = tmp_path / "gold.tsv"
+    # "the black cat" / "le chat noir": le-the, chat-cat, noir-black (sure); "." unlinked
+    gold.write_text("the black cat .\tle chat noir .\t0-0 2-1 1-2\n", encoding="utf-8")
+    out = tmp_path / "effect.json"
+    edit_effect.main(["--model", os.path.join(FIX, "tiny-additive-f32.safetensors"),
+                      os.path.join(FIX, "tiny-none-f32.safetensors"),
+                      os.path.join(FIX, "tiny-transformer-f32.safetensors"),
+                      "--align", str(gold), "--json", str(out)])
+    doc = json.loads(out.read_text())
+    rnn, none, tf = doc["models"]
+    assert [(r["edit"], r["what"], r["steps"]) for r in rnn["rows"]] == [
+        ("attention", "gold", 3), ("attention", "other", 3)]
+    assert "no attention" in none["reason"]
+    labels = {(r["edit"], r["what"]) for r in tf["rows"]}
+    assert ("every head", "gold") in labels and ("L2H3", "off") in labels
+    assert ("every head", "off") not in labels  # ablation is per head
+    for r in rnn["rows"] + tf["rows"]:
+        assert 0 <= r["changed"] <= 100 and math.isfinite(r["dlogp_mean"])
