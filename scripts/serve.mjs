@@ -9,7 +9,8 @@
 // URL space: /models/* -> models/, /fixtures/* -> tests/fixtures/ (the tiny test models),
 // everything else -> web/ (the page at /).
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
@@ -133,14 +134,16 @@ function stream(res, file, start, end) {
   pipeline(createReadStream(file, { start, end }), res, (e) => e && res.destroy());
 }
 
-async function serveFile(req, res, { file, info, page }, compressed) {
+async function serveFile(req, res, { file, info, page, query }, compressed) {
   const ext = path.extname(file).toLowerCase();
   const headers = {
     'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-    // Always revalidate: a rebuilt engine or a new model is picked up on reload.
-    'Cache-Control': 'no-cache',
+    // Revalidate (a rebuilt engine or a new model is picked up on reload, and an unchanged one
+    // costs a 304), unless the URL names the very content: see cacheControl.
+    'Cache-Control': await cacheControl(file, info, query),
     'Accept-Ranges': 'bytes',
     'Access-Control-Expose-Headers': EXPOSED,
+    'Last-Modified': info.mtime.toUTCString(),
   };
   if (page !== null) {
     headers['Content-Security-Policy'] = PAGE_POLICY(WIDGET_PAGES.has(page) ? "'self' 'unsafe-eval'" : "'self'");
@@ -148,8 +151,25 @@ async function serveFile(req, res, { file, info, page }, compressed) {
   const canCompress = compressible(ext, info.size);
   if (canCompress) headers.Vary = 'Accept-Encoding';
 
-  // Range is for GET only; with If-Range we have no validator to compare, so the whole file.
-  const range = req.method === 'GET' && req.headers.range && !req.headers['if-range']
+  // The representation first (its ETag depends on the coding), then the conditions on it.
+  let coding = null;
+  let body = null;
+  for (const c of canCompress && !req.headers.range ? acceptedEncodings(req.headers['accept-encoding']) : []) {
+    body = await compressed(file, info, c).catch(() => null);
+    if (body) {
+      coding = c;
+      break;
+    }
+  }
+  headers.ETag = entityTag(info, coding);
+  if (notModified(req.headers, headers.ETag, info.mtime)) {
+    const { 'Content-Type': _type, ...validators } = headers;
+    res.writeHead(304, validators);
+    return res.end();
+  }
+
+  // Range is for GET only, and with If-Range only while the file is the one named there.
+  const range = req.method === 'GET' && req.headers.range && rangeStillApplies(req.headers['if-range'], info)
     ? byteRange(req.headers.range, info.size)
     : null;
   if (range === 'unsatisfiable') {
@@ -165,15 +185,55 @@ async function serveFile(req, res, { file, info, page }, compressed) {
     return stream(res, file, range.start, range.end);
   }
 
-  for (const coding of canCompress ? acceptedEncodings(req.headers['accept-encoding']) : []) {
-    const body = await compressed(file, info, coding).catch(() => null);
-    if (!body) continue;
+  if (coding) {
     res.writeHead(200, { ...headers, 'Content-Encoding': coding, 'Content-Length': body.length });
     return res.end(req.method === 'HEAD' ? undefined : body);
   }
-  res.writeHead(200, { ...headers, 'Content-Length': info.size });
+  res.writeHead(200, { ...headers, ETag: entityTag(info, null), 'Content-Length': info.size });
   if (req.method === 'HEAD') return res.end();
   return stream(res, file, 0, info.size - 1);
+}
+
+// A strong validator of one representation: the file's size and modification time, and the
+// content coding (a gzip body is not the br body, nor the file itself: RFC 9110 §8.8.3).
+function entityTag(info, coding) {
+  const stamp = `${info.size.toString(16)}-${Math.round(info.mtimeMs * 1000).toString(16)}`;
+  return `"${stamp}${coding ? `-${coding}` : ''}"`;
+}
+
+// RFC 9110 §13.2.2: If-None-Match decides when it is there (weak comparison); If-Modified-Since
+// only without it. Both only say "not modified" for GET and HEAD, the only methods served.
+export function notModified(reqHeaders, etag, mtime) {
+  const inm = reqHeaders['if-none-match'];
+  if (inm !== undefined) {
+    const opaque = (tag) => tag.trim().replace(/^W\//, '');
+    return inm.trim() === '*' || inm.split(',').some((tag) => opaque(tag) === opaque(etag));
+  }
+  const ims = Date.parse(reqHeaders['if-modified-since'] ?? '');
+  return Number.isFinite(ims) && Math.floor(mtime.getTime() / 1000) * 1000 <= ims;
+}
+
+// If-Range names the version a client holds part of: its strong ETag (the file's own bytes,
+// as ranges are never compressed) or its exact Last-Modified date. Otherwise send it all.
+function rangeStillApplies(ifRange, info) {
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  return value === entityTag(info, null) || value === info.mtime.toUTCString();
+}
+
+// ?v=HASH with at least 8 hex digits of the file's own SHA-256 names that content for good: a
+// year, immutable. A wrong or stale hash is not trusted (it would pin old bytes): no-cache.
+const hashes = new Map(); // file -> {size, mtimeMs, hex}
+async function cacheControl(file, info, query) {
+  const v = new URLSearchParams(query).get('v');
+  if (!v || !/^[0-9a-f]{8,64}$/.test(v)) return 'no-cache';
+  let known = hashes.get(file);
+  if (!known || known.size !== info.size || known.mtimeMs !== info.mtimeMs) {
+    const hex = createHash('sha256').update(await readFile(file)).digest('hex');
+    known = { size: info.size, mtimeMs: info.mtimeMs, hex };
+    hashes.set(file, known);
+  }
+  return known.hex.startsWith(v) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 async function handle(req, res, mounts, compressed) {
@@ -194,7 +254,8 @@ async function handle(req, res, mounts, compressed) {
   }
   const found = await findFile(urlPath, mounts);
   if (!found) return send(res, 404, 'not found');
-  return serveFile(req, res, found, compressed);
+  const q = req.url.indexOf('?');
+  return serveFile(req, res, { ...found, query: q < 0 ? '' : req.url.slice(q + 1) }, compressed);
 }
 
 // extraMounts: [[prefix, dir], ...] tried before the default ones (tests serve their own

@@ -3,6 +3,7 @@
 // bodies that tests/browser/serve.test.mjs then checks in Chromium.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -305,6 +306,69 @@ describe('the server', () => {
     assert.equal((await get()).toString(), 'y'.repeat(5000));
     writeFileSync(file, 'z'.repeat(6000));
     assert.equal((await get()).toString(), 'z'.repeat(6000));
+  });
+
+  test('validators: ETag and Last-Modified, 304 on a match, a new ETag when the file changes', async () => {
+    const file = path.join(tmp, 'served', 'cached.js');
+    writeFileSync(file, 'c'.repeat(5000));
+    const target = '/t/cached.js';
+    const first = await request(port, target, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['cache-control'], 'no-cache');
+    const etag = first.headers.etag;
+    assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+-gzip"$/, 'a strong tag per representation');
+    const plain = await request(port, target);
+    assert.notEqual(plain.headers.etag, etag, 'the identity body has its own tag');
+    for (const headers of [
+      { 'If-None-Match': etag, 'Accept-Encoding': 'gzip' },
+      { 'If-None-Match': `"nope", W/${etag}`, 'Accept-Encoding': 'gzip' }, // weak comparison
+      { 'If-None-Match': '*' },
+      { 'If-Modified-Since': first.headers['last-modified'] },
+    ]) {
+      const res = await request(port, target, { headers });
+      assert.equal(res.status, 304, JSON.stringify(headers));
+      assert.equal(res.body.length, 0);
+      assert.ok(res.headers.etag && res.headers['cache-control'] === 'no-cache');
+    }
+    // If-None-Match decides when present, even beside a matching date.
+    const stale = await request(port, target, {
+      headers: { 'If-None-Match': '"other"', 'If-Modified-Since': first.headers['last-modified'] },
+    });
+    assert.equal(stale.status, 200);
+    const old = await request(port, target, { headers: { 'If-Modified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' } });
+    assert.equal(old.status, 200);
+    writeFileSync(file, 'd'.repeat(5000)); // same size: the new mtime says it changed
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const changed = await request(port, target, { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'gzip' } });
+    assert.equal(changed.status, 200);
+    assert.notEqual(changed.headers.etag, etag);
+    assert.equal(decode(changed).toString(), 'd'.repeat(5000));
+  });
+
+  test('If-Range: the range while the file is the one named, else the whole file', async () => {
+    const target = '/fixtures/tiny-additive-f32.safetensors';
+    const file = readFileSync(TINY);
+    const { etag, 'last-modified': modified } = (await request(port, target)).headers;
+    for (const [ifRange, status] of [[etag, 206], [modified, 206], ['"x"', 200], [`W/${etag}`, 200]]) {
+      const res = await request(port, target, { headers: { Range: 'bytes=0-7', 'If-Range': ifRange } });
+      assert.equal(res.status, status, ifRange);
+      assert.deepEqual(res.body, status === 206 ? file.subarray(0, 8) : file, ifRange);
+    }
+  });
+
+  test('?v= with the content hash is cached for good; a wrong hash is not trusted', async () => {
+    const target = '/fixtures/tiny-additive-f32.safetensors';
+    const hex = createHash('sha256').update(readFileSync(TINY)).digest('hex');
+    for (const [v, control] of [
+      [hex.slice(0, 12), 'public, max-age=31536000, immutable'],
+      [hex, 'public, max-age=31536000, immutable'],
+      ['0123456789ab', 'no-cache'],
+      [hex.slice(0, 4), 'no-cache'], // too short to name the content
+      ['not-hex', 'no-cache'],
+    ]) {
+      const res = await request(port, `${target}?v=${v}`, { method: 'HEAD' });
+      assert.equal(res.headers['cache-control'], control, v);
+    }
   });
 
   test("the model loader's progress counts the model's bytes, not the compressed ones", async () => {
