@@ -4,6 +4,7 @@
 //   scripts/translate [--engine wasm-simd|wasm-scalar|native] [--model FILE] [--beam K]
 //                     [--max-len N] [--json] [--heatmap] [TEXT...]
 //   scripts/translate --force "Le chat noir dort." "The black cat is sleeping."
+//   scripts/translate --attend 2=cat --json "The black cat is sleeping."
 //
 // Same flags and output as the native CLI (src/cli/main.cpp): one output line per input line,
 // `--json` lines with the native keys and number format, errors on stderr, exit status 1 for
@@ -15,13 +16,15 @@ import { spawnSync } from 'node:child_process';
 import { MAX_BATCH, createTranslator } from '../web/lib/bahdanau.js';
 import { loadVariant } from '../web/lib/loader.js';
 import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
+import { ATTEND_FLAGS, ATTEND_SYNOPSIS, ATTEND_USAGE, alignmentHeatmap, attendCheck, attendEdits, attendParse,
+  newAttend, translationHeatmap } from './lib/attend-args.mjs';
 import { alignmentLine, alignmentObject, dump, infoObject, translationObject } from './lib/native-json.mjs';
 import { rawArgs, utf8Error } from './lib/raw-args.mjs';
 
 const PROG = 'bahdanau-live';
 const USAGE = `usage: ${PROG} [--engine E] [--model FILE] [--beam K] [--max-len N] [--json] [--heatmap]
                      [--scalar] [--info] [--split-sentences] [--batch N]
-                     [--force TARGET | --force-tsv] [TEXT...]
+                     [--force TARGET | --force-tsv] ${ATTEND_SYNOPSIS} [TEXT...]
 Translates TEXT, or each line of standard input, and prints one translation per line.
   --engine E     wasm-simd (default), wasm-scalar, or native (build/native/bahdanau-translate)
   --model FILE   model file (.safetensors); default models/en-fr.safetensors
@@ -41,7 +44,7 @@ Translates TEXT, or each line of standard input, and prints one translation per 
                  translating; prints each target word's probability (<unk> marks a word
                  outside the vocabulary) and the whole target's log-probability
   --force-tsv    the same for each standard input line SOURCE<TAB>TARGET
-`;
+${ATTEND_USAGE}`;
 
 const err = (msg) => process.stderr.write(`${PROG}: ${msg}\n`);
 const out = (text) => process.stdout.write(text);
@@ -57,7 +60,8 @@ function parseIntArg(s, lo, hi) {
 function parse(argv) {
   const o = { engine: 'wasm-simd', model: null, beam: 1, maxLen: undefined, json: false,
     heatmap: false, scalar: false, info: false, force: null, forceTsv: false, split: false, batch: 0,
-    text: [], passthrough: [], textAt: [], forceAt: null };
+    text: [], passthrough: [], textAt: [], forceAt: null, attend: newAttend() };
+  let raw; // the arguments' bytes, read once an edit flag needs them (its UTF-8 check)
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -105,6 +109,19 @@ function parse(argv) {
       o.forceAt = i;
       o.passthrough.push(a, v);
       continue;
+    } else if (ATTEND_FLAGS.includes(a)) {
+      const v = value();
+      if (v === null) return 2;
+      raw ??= rawArgs(argv);
+      const e = attendParse(a, v, o.attend, raw?.[i] ?? null);
+      if (e) {
+        err(e);
+        return 2;
+      }
+      o.passthrough.push(a, v);
+      continue;
+    } else if (a === '--attend-hold') {
+      attendParse(a, '', o.attend);
     } else if (a === '--force-tsv') {
       o.forceTsv = true;
     } else if (a === '--split-sentences') {
@@ -145,6 +162,11 @@ function parse(argv) {
   }
   if (o.forceTsv && o.text.length) {
     err('--force-tsv reads standard input, not TEXT');
+    return 2;
+  }
+  const e = attendCheck(o.attend, o.beam, o.split);
+  if (e) {
+    err(e);
     return 2;
   }
   return o;
@@ -227,14 +249,16 @@ async function main(argv) {
       ? dump(module, { sentences: parts.map(translationObject), text: r.text })
       : dump(module, translationObject(r)));
     out(`${o.json ? json() : r.text}\n`);
-    for (const p of parts) if (o.heatmap && p.targetTokens.length) out(tr.heatmap(p));
+    for (const p of parts) if (o.heatmap && p.targetTokens.length) out(translationHeatmap(tr, p));
     return true;
   };
 
   const translateLine = (text) => {
+    const { edits, error } = attendEdits(tr, text, o.attend);
+    if (error !== undefined) return fail(error);
     let r;
     try {
-      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen, splitSentences: o.split });
+      r = tr.translate(text, { beam: o.beam, maxLen: o.maxLen, splitSentences: o.split, edits });
     } catch (e) {
       return fail(e.message);
     }
@@ -275,22 +299,20 @@ async function main(argv) {
   };
 
   const forceLine = (source, target) => {
+    const { edits, error } = attendEdits(tr, source, o.attend);
+    if (error !== undefined) return fail(error);
     let r;
     try {
-      r = tr.align(source, target);
+      r = tr.align(source, target, { edits });
     } catch (e) {
-      err(e.message);
-      out(o.json ? '{}\n' : '\n');
-      return false;
+      return fail(e.message);
     }
     out(`${o.json ? dump(module, alignmentObject(r), { ints: ['unknown'] }) : alignmentLine(r)}\n`);
-    if (o.heatmap && r.steps.length) {
-      out(tr.heatmap({ sourceTokens: r.sourceTokens, targetTokens: r.targetTokens,
-        attention: r.steps.map((s) => s.alpha) }));
-    }
+    if (o.heatmap && r.steps.length) out(alignmentHeatmap(tr, r));
     return true;
   };
 
+  const batch = o.attend.flags.length ? 0 : o.batch; // edits: each line decodes on its own
   let ok = true;
   if (o.text.length) {
     ok = o.force !== null ? forceLine(o.text.join(' '), o.force) : translateLine(o.text.join(' '));
@@ -305,9 +327,9 @@ async function main(argv) {
         line = null;
       }
       const invalid = line === null ? utf8Error(bytes) : null; // the native CLI's words
-      if (o.batch) {
+      if (batch) {
         group.push(line === null ? { error: invalid } : { line });
-        if (group.length === o.batch) {
+        if (group.length === batch) {
           ok = translateGroup(group) && ok;
           group = [];
         }

@@ -1,8 +1,10 @@
 // The native CLI's --json and --info output for the Node CLI: the same keys and shape, and
 // the same text (object keys sorted, nlohmann's number format), so lines from every engine can
 // be compared byte for byte, timings aside.
+import { alignmentEdits, translationEdits } from './attend-args.mjs';
 
-// One --json line's object, from a web/lib translate() result (native key names and shape).
+// One --json line's object, from a web/lib translate() result (native key names and shape),
+// with its edited rows (attend-args.mjs) where attention was edited.
 export function translationObject(r) {
   const o = {
     source: r.sourceTokens,
@@ -21,7 +23,7 @@ export function translationObject(r) {
       finished: h.finished,
     }));
   }
-  return o;
+  return Object.assign(o, translationEdits(r));
 }
 
 // A --force line's object, from a web/lib align() result.
@@ -34,6 +36,7 @@ export function alignmentObject(r) {
     probs: r.steps.map((s) => s.prob),
     log_prob: r.logProb,
     unknown: r.unknown,
+    ...alignmentEdits(r),
   };
 }
 
@@ -59,7 +62,7 @@ export function infoObject(i) {
 // native CLI, since its double formatting (Grisu2) differs from JavaScript's in the last digit
 // of about 1 number in 200. floats: numbers are doubles ("1.0"), as in a translation; else
 // integers, as in --info. ints: keys whose values are integers all the same (a --force line's
-// "unknown" count).
+// "unknown" count); "edited" (the rows an attention edit gave) always is.
 export function dump(module, value, { floats = true, ints = [] } = {}) {
-  return module.dumpJson(value, { floats, ints });
+  return module.dumpJson(value, { floats, ints: [...ints, 'edited'] });
 }

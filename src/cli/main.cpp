@@ -2,6 +2,7 @@
 //
 //   bahdanau-translate --model models/en-fr.safetensors [--beam K] [--json] [--heatmap] [TEXT...]
 //   bahdanau-translate --model ... --force "Le chat noir dort." "The black cat is sleeping."
+//   bahdanau-translate --model ... --attend 2=cat --json "The black cat is sleeping."
 //
 // TEXT (the arguments joined by spaces) is one sentence; without TEXT every stdin line is one.
 // One output line per input line. Errors go to stderr and make the exit status non-zero; a bad
@@ -17,15 +18,18 @@
 #include <vector>
 
 #include "bahdanau.h"
+#include "cli/attend.h"
+#include "cli/json_out.h"
 #include "cli/read_model.h"
-#include "core/heatmap.h"
 
 namespace {
 
 const char* kUsage =
     "usage: bahdanau-translate --model FILE [--beam K] [--max-len N] [--json] [--heatmap]\n"
     "                          [--scalar] [--info] [--split-sentences] [--batch N]\n"
-    "                          [--force TARGET | --force-tsv] [TEXT...]\n"
+    "                          [--force TARGET | --force-tsv] [--attend I=J]\n"
+    "                          [--attend-weights I=w0,w1,...] [--attend-hold]\n"
+    "                          [--attend-head L.H] [--ablate-head I=L.H] [TEXT...]\n"
     "Translates TEXT, or each line of standard input, and prints one translation per line.\n"
     "  --model FILE   model file (.safetensors), e.g. models/en-fr.safetensors\n"
     "  --beam K       beam search with K hypotheses (1..16; default 1 = greedy)\n"
@@ -43,7 +47,16 @@ const char* kUsage =
     "  --force TARGET forced decoding: align the given translation TARGET to TEXT instead of\n"
     "                 translating; prints each target word's probability (<unk> marks a word\n"
     "                 outside the vocabulary) and the whole target's log-probability\n"
-    "  --force-tsv    the same for each standard input line SOURCE<TAB>TARGET\n";
+    "  --force-tsv    the same for each standard input line SOURCE<TAB>TARGET\n"
+    "  --attend I=J   attention edit: output word I (from 0) mixes its context from source\n"
+    "                 position J alone (from 0), or from the source word J (its first\n"
+    "                 occurrence, in any case); repeatable. --json adds the edited rows beside\n"
+    "                 the model's own and the continuation; --heatmap marks them\n"
+    "  --attend-weights I=w0,w1,...  output word I mixes its context from these weights,\n"
+    "                 one per source column (the source tokens, then </s>); repeatable\n"
+    "  --attend-hold  keep each edit at every later step too\n"
+    "  --attend-head L.H  Transformer: edit decoder layer L's head H only (from 0)\n"
+    "  --ablate-head I=L.H  Transformer: switch layer L's head H off at output word I\n";
 
 struct Options {
   std::string model;
@@ -53,6 +66,7 @@ struct Options {
   int batch = 0;       // --batch N: stdin lines per translate_batch call; 0 = one at a time
   std::string target;  // --force
   std::vector<std::string> text;
+  Attend attend;       // --attend and the other edit flags (cli/attend.h)
 };
 
 bool parse_int(const char* s, int lo, int hi, int* out) {
@@ -103,6 +117,14 @@ int parse(int argc, char** argv, Options* o) {
       if (!v) return 2;
       o->force = true;
       o->target = v;
+    } else if (attend_takes_value(a) || a == "--attend-hold") {
+      const char* v = a == "--attend-hold" ? "" : value(a.c_str());
+      if (!v) return 2;
+      const std::string e = attend_parse(a, v, &o->attend);
+      if (!e.empty()) {
+        std::fprintf(stderr, "bahdanau-translate: %s\n", e.c_str());
+        return 2;
+      }
     } else if (a == "--force-tsv") {
       o->force_tsv = true;
     } else if (a == "--json") {
@@ -149,66 +171,12 @@ int parse(int argc, char** argv, Options* o) {
     std::fprintf(stderr, "bahdanau-translate: --force-tsv reads standard input, not TEXT\n");
     return 2;
   }
+  const std::string e = attend_check(o->attend, o->params.beam, o->split);
+  if (!e.empty()) {
+    std::fprintf(stderr, "bahdanau-translate: %s\n", e.c_str());
+    return 2;
+  }
   return 0;
-}
-
-nlohmann::json to_json(const bl::Translation& t) {
-  nlohmann::json j;
-  j["source"] = t.src_tokens;
-  j["target"] = t.tgt_tokens;
-  j["text"] = t.text;
-  j["attention"] = t.attention;
-  j["truncated"] = t.truncated;
-  if (!t.probs.empty()) j["probs"] = t.probs;
-  if (!t.hypotheses.empty()) {
-    j["hypotheses"] = nlohmann::json::array();
-    for (const auto& h : t.hypotheses)
-      j["hypotheses"].push_back(
-          {{"tokens", h.tokens}, {"score", h.score}, {"norm", h.norm}, {"finished", h.finished}});
-  }
-  j["timings"] = {{"encode_ms", t.encode_ms}, {"decode_ms", t.decode_ms}};
-  return j;
-}
-
-nlohmann::json to_json(const bl::Alignment& al) {
-  nlohmann::json j;
-  j["source"] = al.src_tokens;
-  j["target"] = al.tgt_tokens;
-  std::vector<std::string> words;
-  std::vector<float> probs;
-  std::vector<std::vector<float>> attention;
-  for (const bl::Step& s : al.steps) {
-    words.push_back(s.word);
-    probs.push_back(s.prob);
-    attention.push_back(s.alpha);
-  }
-  j["words"] = words;
-  j["attention"] = attention;
-  j["probs"] = probs;
-  j["log_prob"] = al.log_prob;
-  j["unknown"] = al.unknown;
-  return j;
-}
-
-nlohmann::json info_json(const bl::ModelInfo& m) {
-  return {{"src_lang", m.src_lang},     {"tgt_lang", m.tgt_lang},
-          {"scoring", m.scoring},       {"decoder", m.decoder},
-          {"attention_guidance", m.attention_guidance},
-          {"dtype", m.dtype},
-          {"kernels", m.kernels},       {"emb", m.emb},
-          {"enc_hidden", m.enc_hidden}, {"dec_hidden", m.dec_hidden},
-          {"attn", m.attn},             {"src_vocab", m.src_vocab},
-          {"tgt_vocab", m.tgt_vocab},   {"max_src_len", m.max_src_len},
-          {"max_tgt_len", m.max_tgt_len}, {"num_params", m.num_params},
-          {"file_bytes", m.file_bytes}, {"scoring_params", m.scoring_params},
-          {"arch", m.arch},             {"enc_layers", m.enc_layers},
-          {"dec_layers", m.dec_layers}, {"heads", m.heads},
-          {"d_model", m.d_model},       {"ffn", m.ffn}};
-}
-
-void print_json(const nlohmann::json& j) {
-  std::fputs((j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(),
-             stdout);
 }
 
 bool fail_line(const Options& o, const std::string& err) {
@@ -236,8 +204,7 @@ void print_line(const Options& o, const std::vector<bl::Translation>& ts) {
     print_json(j);
   }
   for (const bl::Translation& t : ts)
-    if (o.heatmap && !t.tgt_tokens.empty())
-      std::fputs(bl::render_heatmap(t.src_tokens, t.tgt_tokens, t.attention).c_str(), stdout);
+    if (o.heatmap && !t.tgt_tokens.empty()) std::fputs(attend_heatmap(t).c_str(), stdout);
   std::fflush(stdout);
 }
 
@@ -247,9 +214,11 @@ bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
   std::vector<std::string> pieces{line};
   std::string err;
   if (o.split && !tr.split_sentences(line, &pieces, &err)) return fail_line(o, err);
+  bl::TranslateParams params = o.params;  // with the line's edits (one sentence: no split)
+  if (!attend_edits(tr, line, o.attend, &params.edits, &err)) return fail_line(o, err);
   std::vector<bl::Translation> ts(pieces.size());
   for (size_t i = 0; i < pieces.size(); i++) {
-    if (!tr.translate(pieces[i], o.params, &ts[i], &err)) return fail_line(o, piece_error(o, i, err));
+    if (!tr.translate(pieces[i], params, &ts[i], &err)) return fail_line(o, piece_error(o, i, err));
   }
   print_line(o, ts);
   return true;
@@ -297,8 +266,11 @@ bool run_group(bl::Translator& tr, const Options& o, const std::vector<std::stri
 bool run_force(bl::Translator& tr, const Options& o, const std::string& source,
                const std::string& target) {
   bl::Alignment al;
+  bl::AlignParams params;
   std::string err;
-  if (!tr.align(source, target, bl::AlignParams{}, &al, &err)) return fail_line(o, err);
+  if (!attend_edits(tr, source, o.attend, &params.edits, &err) ||
+      !tr.align(source, target, params, &al, &err))
+    return fail_line(o, err);
   if (o.json) {
     print_json(to_json(al));
   } else {  // word/p pairs, then the whole target's log-probability
@@ -311,11 +283,7 @@ bool run_force(bl::Translator& tr, const Options& o, const std::string& source,
     }
     std::printf("%s  log p = %.3f\n", line.c_str(), al.log_prob);
   }
-  if (o.heatmap && !al.steps.empty()) {
-    std::vector<std::vector<float>> rows;
-    for (const bl::Step& s : al.steps) rows.push_back(s.alpha);
-    std::fputs(bl::render_heatmap(al.src_tokens, al.tgt_tokens, rows).c_str(), stdout);
-  }
+  if (o.heatmap && !al.steps.empty()) std::fputs(attend_heatmap(al).c_str(), stdout);
   std::fflush(stdout);
   return true;
 }
@@ -359,7 +327,7 @@ int main(int argc, char** argv) {
       }
       ok = run_force(*tr, o, line.substr(0, tab), line.substr(tab + 1)) && ok;
     }
-  } else if (o.batch) {
+  } else if (o.batch && o.attend.flags.empty()) {  // edits: each line decodes on its own
     std::vector<std::string> group;
     for (std::string line; std::getline(std::cin, line);) {
       group.push_back(line);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace bl {
 
@@ -26,7 +27,9 @@ bool given_row(const AttentionEdit& e, int n, std::vector<float>* row, std::stri
       return false;
     }
     if (w < 0) {
-      *error = "weight " + std::to_string(j) + " is negative (" + std::to_string(w) +
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%g", double(w));
+      *error = "weight " + std::to_string(j) + " is negative (" + shown +
                "); attention weights are >= 0";
       return false;
     }

@@ -1,5 +1,6 @@
 // Decoder: greedy decoding one step at a time, for web/lib's steps() iterator.
-// JS: `new Module.Decoder(translator, text, {topK, maxLen})`; check status() before next().
+// JS: `new Module.Decoder(translator, text, {topK, maxLen, edits})`; check status() before
+// next().
 #include <emscripten/bind.h>
 
 #include <memory>
@@ -13,8 +14,9 @@ class Decoder {
  public:
   Decoder(const Translator& t, const std::string& text, const val& options)
       : tr_(t.model(&error_)) {
-    if (!tr_) return;
-    dec_ = tr_->start(text, translate_params(options), &error_);
+    bl::TranslateParams params;
+    if (!tr_ || !translate_params(options, &params, &error_)) return;
+    dec_ = tr_->start(text, params, &error_);
     if (!dec_ && error_.empty()) error_ = "cannot start decoding";
   }
 

@@ -28,10 +28,13 @@ struct Batch {
 };
 val to_js(const Batch& b);
 
-// params.cpp: the JS options objects web/lib passes, by key.
-bl::LoadParams load_params(const val& options);                // {simd, relaxed}
-bl::TranslateParams translate_params(const val& options);      // {beam, maxLen, topK}
-bl::AlignParams align_params(const val& options);              // {topK}
-bl::ScoringCostParams scoring_cost_params(const val& options);  // {minBatchMs, batches}
+// params.cpp: the JS options objects web/lib passes, by key, into *p; false and *error for a
+// value of the wrong type.
+bool load_params(const val& options, bl::LoadParams* p, std::string* error);  // {simd, relaxed}
+// {beam, maxLen, topK, edits: [{step, weights, column, layer, head, ablate, hold}]}
+bool translate_params(const val& options, bl::TranslateParams* p, std::string* error);
+bool align_params(const val& options, bl::AlignParams* p, std::string* error);  // {topK, edits}
+// {minBatchMs, batches}
+bool scoring_cost_params(const val& options, bl::ScoringCostParams* p, std::string* error);
 
 }  // namespace blw

@@ -10,6 +10,9 @@ namespace {
 
 // An RNN has one attention, the row itself: its cross is null.
 bool has_cross(const bl::Step& s) { return !s.cross_alpha.empty(); }
+// An unedited step has no own rows beside its alpha: null, not [].
+bool edited(const bl::Step& s) { return s.edited; }
+bool edited_cross(const bl::Step& s) { return s.edited && !s.own_cross_alpha.empty(); }
 
 }  // namespace
 
@@ -28,11 +31,16 @@ struct Fields<bl::Step> {
       field("topWords", &S::top_words),          //
       field("topLogProbs", &S::top_logp),        //
       field("done", &S::done),                   //
+      // Decoded under given attention (AttentionEdit): alpha is the given row, ownAlpha the
+      // model's own softmax at this step.
+      field("edited", &S::edited),                             //
+      field_or_null("ownAlpha", &S::own_alpha, edited),        //
       // A Transformer's every decoder layer and head, [layer][head][column]; e and alpha
       // above are then the last layer's mean over heads.
-      group<S>("cross", has_cross,               //
-               field("alpha", &S::cross_alpha),  //
-               field("e", &S::cross_e)));
+      group<S>("cross", has_cross,                             //
+               field("alpha", &S::cross_alpha),                //
+               field("e", &S::cross_e),                        //
+               field_or_null("ownAlpha", &S::own_cross_alpha, edited_cross)));
 };
 
 template <>

@@ -27,6 +27,9 @@ struct Fields<bl::Translation> {
       field("text", &T::text),                         //
       field("truncated", &T::truncated),               //
       field("hypotheses", &T::hypotheses),             //
+      // With attention edits: the rows whose attention was given, and the model's own there.
+      field("edited", &T::edited),                     //
+      field("ownAttention", &T::own_attention),        //
       group<T>("timings", nullptr,                     //
                field("encodeMs", &T::encode_ms),       //
                field("decodeMs", &T::decode_ms)));

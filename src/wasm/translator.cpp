@@ -15,7 +15,9 @@ using Core = bl::Translator;
 val Translator::load(const val& bytes, const val& options) {
   const std::vector<uint8_t> buf = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
   std::string err;
-  std::unique_ptr<Core> tr = Core::load(buf.data(), buf.size(), load_params(options), &err);
+  bl::LoadParams params;
+  if (!load_params(options, &params, &err)) return error_object(err);
+  std::unique_ptr<Core> tr = Core::load(buf.data(), buf.size(), params, &err);
   if (!tr) return error_object(err.empty() ? "cannot load the model" : err);
   tr_ = std::move(tr);
   return val::undefined();
@@ -23,17 +25,20 @@ val Translator::load(const val& bytes, const val& options) {
 
 val Translator::translate(const std::string& text, const val& options) {
   return answer<bl::Translation>([&](Core& tr, bl::Translation* t, std::string* err) {
-    return tr.translate(text, translate_params(options), t, err);
+    bl::TranslateParams p;
+    return translate_params(options, &p, err) && tr.translate(text, p, t, err);
   });
 }
 
 // texts is an Array of strings: web/lib checks that first, since a conversion failing in here
 // would throw past the destructors and leak what the call had built on the heap. A text that
-// fails has its own {error}; the call itself succeeds.
+// fails has its own {error}; the call itself succeeds, unless the options are wrong.
 val Translator::translateBatch(const val& texts, const val& options) {
-  return answer<Batch>([&](Core& tr, Batch* b, std::string*) {
-    tr.translate_batch(emscripten::vecFromJSArray<std::string>(texts), translate_params(options),
-                       &b->translations, &b->errors);
+  return answer<Batch>([&](Core& tr, Batch* b, std::string* err) {
+    bl::TranslateParams p;
+    if (!translate_params(options, &p, err)) return false;
+    tr.translate_batch(emscripten::vecFromJSArray<std::string>(texts), p, &b->translations,
+                       &b->errors);
     return true;
   });
 }
@@ -47,14 +52,16 @@ val Translator::info() const {
 
 val Translator::scoringCost(const std::string& text, const val& options) {
   return answer<bl::ScoringCost>([&](Core& tr, bl::ScoringCost* c, std::string* err) {
-    return tr.scoring_cost(text, scoring_cost_params(options), c, err);
+    bl::ScoringCostParams p;
+    return scoring_cost_params(options, &p, err) && tr.scoring_cost(text, p, c, err);
   });
 }
 
 val Translator::align(const std::string& source, const std::string& target,
                       const val& options) {
   return answer<bl::Alignment>([&](Core& tr, bl::Alignment* al, std::string* err) {
-    return tr.align(source, target, align_params(options), al, err);
+    bl::AlignParams p;
+    return align_params(options, &p, err) && tr.align(source, target, p, al, err);
   });
 }
 

@@ -52,6 +52,22 @@ check "--json shape, rows sum to 1, Tom copied" $?
 import json, sys; d = json.load(sys.stdin); assert len(d["hypotheses"]) >= 1, d'
 check "--beam 4 reports hypotheses" $?
 
+# Attention edits (issue 26): --attend 2=cat puts row 2 all on "cat" and shows the model's own
+# row 2 beside it, and the translation as decoded after the edit.
+"$bin" --model "$model" --attend 2=cat --json "The black cat is sleeping." | python3 -c '
+import json, sys
+d = json.load(sys.stdin); src = d["source"]; cat = src.index("cat")
+assert d["attention"][2] == [1.0 if j == cat else 0.0 for j in range(len(src))], d["attention"][2]
+assert d["edited"] == [2] and d["given_attention"] == [d["attention"][2]], d
+own = d["own_attention"][0]
+assert abs(sum(own) - 1) < 1e-4 and own != d["attention"][2], own
+assert d["continuation"] == d["target"][2:], d'
+check "--attend 2=cat: row 2 on cat, the own row beside it, the continuation" $?
+"$bin" --model "$model" --attend 1=dog "The black cat." 2>"$tmp/err" >/dev/null; rc=$?
+[ $rc -eq 1 ] && grep -q 'no source token "dog" in this sentence (its tokens: the black cat . </s>)' "$tmp/err"
+check "--attend with a word not in the sentence: exit 1, its tokens listed" $?
+"$bin" --model "$model" --attend 2 x 2>/dev/null; [ $? -eq 2 ]; check "--attend without =J is a usage error" $?
+
 "$bin" --model "$tmp/nope.safetensors" "x" 2>"$tmp/err"; rc=$?
 [ $rc -ne 0 ] && grep -q "cannot open model file" "$tmp/err"; check "missing model: clear error" $?
 

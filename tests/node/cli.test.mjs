@@ -1,6 +1,6 @@
 // The Node CLI (scripts/translate.mjs, the package's bin) prints what the native CLI prints:
-// plain, --json (byte for byte but for timings) and --heatmap, from arguments and from stdin,
-// with the same exit statuses.
+// plain, --json (byte for byte but for timings) and --heatmap, with attention edits too, from
+// arguments and from stdin, with the same exit statuses.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -16,8 +16,11 @@ const rawStdin = Buffer.concat([
   Buffer.from(`${'word '.repeat(70)}\ncafe\u0301 e\u0300 \u00c9t\u00e9\nno newline at the end`),
 ]);
 
+// With attention edits (cli-attend.test.mjs has the rest): by position, held, and by word, which
+// each stdin line looks up in its own tokens (a line without it fails alone).
 const MODES = [[], ['--json'], ['--json', '--beam', '4'], ['--json', '--max-len', '3'],
-  ['--heatmap'], ['--heatmap', '--beam', '3'], ['--info']];
+  ['--heatmap'], ['--heatmap', '--beam', '3'], ['--info'], ['--json', '--attend', '1=0'],
+  ['--heatmap', '--attend', '0=cold', '--attend-hold']];
 
 for (const model of MODELS) {
   for (const mode of MODES) {

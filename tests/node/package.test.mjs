@@ -38,7 +38,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the tarball holds the engine, the API, the CLI and the default model, and nothing else', () => {
   const files = tarball.files.map((f) => f.path).sort();
   for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/dist/bahdanau-relaxed.wasm',
-    'web/lib/bahdanau.js', 'web/lib/relaxed.js',
+    'web/lib/bahdanau.js', 'web/lib/relaxed.js', 'web/lib/edits.js', 'scripts/lib/attend-args.mjs',
     'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'models/en-fr.safetensors', 'README.md', 'LICENSE']) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
@@ -74,7 +74,7 @@ test('npx bahdanau-live translates with the packaged model; the native engine sa
 });
 
 test('the TypeScript declarations type a real use, and catch a wrong one', () => {
-  const good = `import { createTranslator, type Step, type Translation } from 'bahdanau-live';
+  const good = `import { createTranslator, type AttentionEdit, type Step, type Translation } from 'bahdanau-live';
 const tr = await createTranslator({ model: 'node_modules/bahdanau-live/models/en-fr.safetensors', simd: 'auto' });
 const t: Translation = tr.translate('The black cat.', { beam: 4 });
 const rows: number[][] = t.attention;
@@ -84,6 +84,13 @@ const first: IteratorResult<Step> = await it.next();
 const scoring: 'additive' | 'scaled_dot' | 'none' = tr.info().scoring;
 const al = tr.align('The cat.', 'Le chat.');
 const toks: string[] = tr.tokenize('Le chat.', { side: 'target' });
+const edit: AttentionEdit = { step: 1, column: 2, hold: true };
+const ed = tr.translate('The black cat.', { edits: [edit, { step: 0, weights: new Float32Array([1, 0, 0, 0, 1]) }] });
+const own: number[][] = ed.ownAttention;
+const rowsEdited: number[] = ed.edited;
+for await (const s of tr.steps('The cat.', { edits: [edit] })) { const o: number[] | null = s.ownAlpha; const x: number[][][] | null = s.cross?.ownAlpha ?? null; void o; void x; }
+tr.align('The cat.', 'Le chat.', { edits: [{ step: 1, layer: 0, head: 2, ablate: true }] });
+console.log(own, rowsEdited);
 console.log(rows.length, first.done, scoring, al.logProb, toks, tr.memory().heapBytes, tr.engine.variant);
 tr.dispose();
 `;
@@ -91,6 +98,7 @@ tr.dispose();
 const tr = await createTranslator({ model: 'm.safetensors' });
 const n: number = tr.translate(42).text;
 tr.translate('x', { beam: 'wide' });
+tr.translate('x', { edits: [{ step: 'two', column: 1 }] });
 `;
   const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] } };
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['good.mts'] }));
@@ -104,4 +112,5 @@ tr.translate('x', { beam: 'wide' });
   assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2345/); // 42 is not a string
   assert.match(wrong.stdout, /bad\.mts\(3,\d+\): error TS2322/); // string is not a number
   assert.match(wrong.stdout, /bad\.mts\(4,\d+\): error TS2(322|769)/); // beam is a number (no overload takes a string)
+  assert.match(wrong.stdout, /bad\.mts\(5,\d+\): error TS2(322|769)/); // an edit's step is a number
 });

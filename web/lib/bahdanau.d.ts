@@ -8,6 +8,8 @@ export const MAX_BEAM: 16;
 export const MAX_LEN: 1024;
 /** The most texts translateBatch() accepts in one call. */
 export const MAX_BATCH: 1024;
+/** The most attention edits one call accepts (bl::kMaxEdits). */
+export const MAX_EDITS: 1024;
 /** The largest model file, download or byte array createTranslator() accepts: 256 MiB. */
 export const MAX_MODEL_BYTES: 268435456;
 
@@ -98,6 +100,11 @@ export interface Translation {
   truncated: boolean;
   /** Beam search: the finished hypotheses, best first (empty for greedy). */
   hypotheses: Hypothesis[];
+  /** With edits: the rows decoded under given attention, ascending (empty without edits). */
+  edited: number[];
+  /** Parallel to edited: the row the model's own softmax computed there (attention[edited[k]]
+   * is the given one). */
+  ownAttention: number[][];
   timings: { encodeMs: number; decodeMs: number };
 }
 
@@ -125,6 +132,12 @@ export interface Step {
   topProbs: number[];
   /** This step emitted '</s>' or reached the length limit. */
   done: boolean;
+  /** Decoded under given attention (an AttentionEdit): alpha is the given row, from which c,
+   * the next-word distribution and the word follow; e stays the model's own scores. */
+  edited: boolean;
+  /** An edited step: what the model's own softmax gave (its summary row for a Transformer);
+   * null for a step that was not edited. */
+  ownAlpha: number[] | null;
   /** A Transformer's cross-attention, every decoder layer and head (null for an RNN). e and
    * alpha above are its summary row: the last layer's mean over heads. */
   cross: CrossAttention | null;
@@ -138,6 +151,9 @@ export interface CrossAttention {
   alpha: number[][][];
   /** [layer][head][column] scaled scores q . k_j / sqrt(d_k). */
   e: number[][][];
+  /** An edited step: every layer's and head's own weights [layer][head][column], beside alpha
+   * (which holds the given ones); null for a step that was not edited. */
+  ownAlpha: number[][][] | null;
 }
 
 export interface StepIterator extends AsyncIterableIterator<Step> {
@@ -195,13 +211,43 @@ export interface LayeredSelfAttention {
   method: string;
 }
 
+/**
+ * Attention given to one decoder step instead of the model's own softmax: "what if it had
+ * looked there?" The step's context c_i is mixed from these weights, and its next-word
+ * distribution, top-k and word follow from that c_i; the steps after decode with the model's
+ * own attention from the state it left (unless hold). Give weights or column. The core refuses,
+ * with an Error, weights of the wrong length, not finite, negative or all 0, a column, layer or
+ * head out of range, and a step the translation does not reach (translate(), align()); JS
+ * refuses wrong types (TypeError) and non-integers (RangeError).
+ */
+export interface AttentionEdit {
+  /** The output position i (the row), from 0. */
+  step: number;
+  /** One weight per column (source tokens, then '</s>'): finite, >= 0, not all 0; scaled to sum 1. */
+  weights?: number[] | Float32Array | Float64Array;
+  /** Instead of weights: all the weight on this column (0 .. columns - 1). Default -1: none. */
+  column?: number;
+  /** Transformer only: the decoder layer (from 0) whose cross-attention is edited; -1 (the
+   * default): every layer. An RNN has one attention: leave it out. */
+  layer?: number;
+  /** Transformer only: the head (from 0); -1 (the default): every head. */
+  head?: number;
+  /** Transformer only: switch the head(s) off (their output zeroed; no weights). */
+  ablate?: boolean;
+  /** Apply the same edit at every later step too. */
+  hold?: boolean;
+}
+
 export interface TranslateOptions {
   /** 1 (greedy) to MAX_BEAM. */
   beam?: number;
   /** Cap on output tokens, 1 to MAX_LEN. */
   maxLen?: number;
-  /** Translate each sentence on its own (see ParagraphTranslation). */
+  /** Translate each sentence on its own (see ParagraphTranslation); takes no edits. */
   splitSentences?: boolean;
+  /** Steps decoded under given attention (greedy only: a beam > 1 is a RangeError); at most
+   * MAX_EDITS. */
+  edits?: AttentionEdit[];
 }
 
 /** translate(text, {splitSentences: true}): one result per sentence, as typed. */
@@ -216,6 +262,8 @@ export interface TranslateBatchOptions {
   beam?: number;
   /** Cap on output tokens, 1 to MAX_LEN. */
   maxLen?: number;
+  /** The same edits for every text (each then decodes on its own); greedy only. */
+  edits?: AttentionEdit[];
 }
 
 /**
@@ -229,6 +277,15 @@ export interface StepsOptions {
   /** Candidates reported per step, 1 to the target vocabulary's size. */
   topK?: number;
   maxLen?: number;
+  /** Steps decoded under given attention; an edit at a step never reached does not apply. */
+  edits?: AttentionEdit[];
+}
+
+export interface AlignOptions {
+  /** The model's own candidates reported per row. */
+  topK?: number;
+  /** Rows decoded under given attention: an edited row's prob is the given word's under it. */
+  edits?: AttentionEdit[];
 }
 
 export interface Memory {
@@ -263,7 +320,7 @@ export interface Translator {
   /** Greedy decoding one word at a time, yielding to the event loop between steps. */
   steps(text: string, options?: StepsOptions | null): StepIterator;
   /** Forced decoding of a given target translation. */
-  align(source: string, target: string, options?: { topK?: number } | null): Alignment;
+  align(source: string, target: string, options?: AlignOptions | null): Alignment;
   /**
    * Times attention's scoring on this sentence (throws for a model without attention). Blocks
    * for at most 4 * (batches + 1) * minBatchMs ms.

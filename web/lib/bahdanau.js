@@ -6,6 +6,7 @@
 //   for await (const step of tr.steps('The black cat is sleeping.')) draw(step);
 //   tr.align('The black cat is sleeping.', 'Le chat noir dort.');  // {steps, logProb, ...}
 //   tr.translateBatch(['I am cold.', 'Tom is here.']);  // [translate() result or {error}, ...]
+//   tr.translate('The black cat is sleeping.', { edits: [{ step: 2, column: 2 }] });  // edits.js
 //   tr.dispose();
 //
 // Module loading, SIMD detection, model download and C++ memory all stay behind this file;
@@ -21,7 +22,9 @@
 // A model file, download or byte array over MAX_MODEL_BYTES (256 MiB) is refused before it is
 // read or copied in, and a file path must name a regular file.
 
-import { ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_LEN } from './catalogue.js';
+import { checkInt, describe, optionsArg } from './args.js';
+import { ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_EDITS, MAX_LEN } from './catalogue.js';
+import { checkOneSentence, editsArg } from './edits.js';
 import { nextTask } from './env.js';
 import { liveObjects, own, release } from './handles.js';
 import { chooseVariant, loadVariant, simdSupported } from './loader.js';
@@ -30,7 +33,7 @@ import { completeStep, unwrap } from './native.js';
 
 export { MAX_MODEL_BYTES, simdSupported };
 
-export { MAX_BATCH, MAX_BEAM, MAX_LEN }; // the engine's bounds (catalogue.js)
+export { MAX_BATCH, MAX_BEAM, MAX_EDITS, MAX_LEN }; // the engine's bounds (catalogue.js)
 
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
 // relaxed: 'auto' | true | false: the int8 products through relaxed SIMD (web/lib/relaxed.js)
@@ -83,22 +86,29 @@ class Translator {
     };
   }
 
-  // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, timings, ...}
+  // -> {sourceTokens, targetTokens, attention, probs, text, truncated, hypotheses, edited,
+  // ownAttention, timings, ...}
   //
   // splitSentences: true translates each sentence on its own (text longer than the model reads,
   // a paragraph) and returns {text, sentences}: the translations joined with spaces, and one
   // translate() result per sentence with its `source` text. A failing sentence throws, naming it.
+  //
+  // edits (web/lib/edits.js): steps decoded under given attention, greedy only; `edited` lists
+  // their rows and `ownAttention` what the model's own softmax gave there (attention[edited[k]]
+  // is the given row, ownAttention[k] the model's own).
   translate(text, options) {
     const native = this.#native('translate');
-    const { beam = 1, maxLen, splitSentences = false } = optionsArg(options, 'translate');
+    const { beam = 1, maxLen, splitSentences = false, edits } = optionsArg(options, 'translate');
     const input = prepare(text, 'translate');
     checkInt('beam', beam, 1, MAX_BEAM);
+    const given = this.#edits(edits, beam, 'translate');
     const one = (source, where = '') =>
-      unwrap(native.translate(source, { beam, maxLen: maxLenArg(maxLen) }), where);
+      unwrap(native.translate(source, { beam, maxLen: maxLenArg(maxLen), edits: given }), where);
     if (splitSentences === false) return one(input);
     if (splitSentences !== true) {
       throw new TypeError(`splitSentences must be true or false, got ${describe(splitSentences)}`);
     }
+    checkOneSentence(given);
     const sentences = this.#split(native, input).map((source, i) =>
       ({ source, ...one(source, `sentence ${i + 1}: `) }));
     return { text: sentences.map((s) => s.text).filter(Boolean).join(' '), sentences };
@@ -112,10 +122,11 @@ class Translator {
   // texts, a bad beam or maxLen: RangeError). Greedy decoding runs the sentences together,
   // reading each weight once per step for the whole batch instead of once per sentence; beam > 1
   // decodes one text at a time (no batched beam search). Each text is prepared as translate()
-  // prepares it. No splitSentences: split with splitSentences() first.
+  // prepares it. No splitSentences: split with splitSentences() first. edits apply to every
+  // text (each then decodes on its own); a step a text does not reach is that text's {error}.
   translateBatch(texts, options) {
     const native = this.#native('translateBatch');
-    const { beam = 1, maxLen, splitSentences } = optionsArg(options, 'translateBatch');
+    const { beam = 1, maxLen, splitSentences, edits } = optionsArg(options, 'translateBatch');
     if (!Array.isArray(texts)) {
       throw new TypeError(`translateBatch(): texts must be an array of strings, got ${describe(texts)}`);
     }
@@ -128,7 +139,8 @@ class Translator {
     const inputs = [];
     for (let i = 0; i < texts.length; i++) inputs.push(prepare(texts[i], 'translateBatch', `texts[${i}]`));
     checkInt('beam', beam, 1, MAX_BEAM);
-    return unwrap(native.translateBatch(inputs, { beam, maxLen: maxLenArg(maxLen) }));
+    const given = this.#edits(edits, beam, 'translateBatch');
+    return unwrap(native.translateBatch(inputs, { beam, maxLen: maxLenArg(maxLen), edits: given }));
   }
 
   // The sentences of text, each as typed (the spaces between them left out), by the
@@ -157,12 +169,16 @@ class Translator {
   // steps also carry cross: {layers, heads, alpha, e}, each [layer][head][column], its every
   // decoder layer's cross-attention; its step's e and alpha are the summary row (the last
   // layer's mean over heads) and c its final decoder state z_i. cross is null for an RNN.
+  // edits as in translate(): an edited step has edited true, alpha the given row and ownAlpha
+  // the model's own (null on other steps), and a Transformer's cross.ownAlpha its own
+  // [layer][head][column]. An edit at a step the translation does not reach never applies.
   steps(text, options) {
     const native = this.#native('steps');
-    const { topK = 5, maxLen } = optionsArg(options, 'steps');
+    const { topK = 5, maxLen, edits } = optionsArg(options, 'steps');
     const input = prepare(text, 'steps');
     checkInt('topK', topK, 1, this.#info.tgtVocab);
     const limit = maxLenArg(maxLen);
+    const given = this.#edits(edits, 1, 'steps');
     const module = this.#module;
     const decoders = this.#decoders;
     const finished = () => ({ done: true, value: undefined });
@@ -195,7 +211,7 @@ class Translator {
         return this;
       },
     };
-    const decoder = new module.Decoder(native, input, { topK, maxLen: limit });
+    const decoder = new module.Decoder(native, input, { topK, maxLen: limit, edits: given });
     rec = own(module, decoder, iterator); // the iterator owns it: a dropped one is finalized
     unwrap(decoder.status(), '', () => release(rec));
     iterator.sourceTokens = decoder.columns();
@@ -211,14 +227,16 @@ class Translator {
   // (e, alpha, c, cNorm, the model's own top-k...) with token, word and prob those of the given
   // word; a word outside the vocabulary reads as '<unk>' (token 1), and `unknown` counts them.
   // Empty source: no rows. A target longer than the model writes (info().maxTgtLen - 1
-  // tokens) or invalid text throws.
+  // tokens) or invalid text throws. edits as in steps(), a step being a row: an edited row's
+  // prob is the given word's under the given attention; a row past the last ('</s>') throws.
   align(source, target, options) {
     const native = this.#native('align');
-    const { topK = 5 } = optionsArg(options, 'align');
+    const { topK = 5, edits } = optionsArg(options, 'align');
     const src = prepare(source, 'align');
     const tgt = prepare(target, 'align');
     checkInt('topK', topK, 1, this.#info.tgtVocab);
-    const r = unwrap(native.align(src, tgt, { topK }));
+    const given = this.#edits(edits, 1, 'align');
+    const r = unwrap(native.align(src, tgt, { topK, edits: given }));
     r.steps.forEach(completeStep);
     return r;
   }
@@ -312,6 +330,15 @@ class Translator {
     this.#rec = null;
   }
 
+  // The edits option, checked (edits.js); beam search takes none.
+  #edits(edits, beam, method) {
+    const given = editsArg(edits, method);
+    if (given.length && beam !== 1) {
+      throw new RangeError(`${method}(): edits need greedy decoding (beam 1), got beam ${beam}`);
+    }
+    return given;
+  }
+
   #native(method) {
     if (!this.#rec) throw new Error(`${method}(): this translator has been disposed`);
     return this.#rec.handle;
@@ -335,33 +362,9 @@ function prepare(text, method, what = 'text') {
   return wellFormed.normalize('NFC');
 }
 
-// Every options argument: undefined and null both mean "the defaults"; anything else that is
-// not an object is a mistake worth a clear TypeError (not a silent default).
-function optionsArg(options, method) {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') {
-    throw new TypeError(`${method}(): options must be an object, got ${describe(options)}`);
-  }
-  return options;
-}
-
-function checkInt(name, value, lo, hi) {
-  if (!Number.isInteger(value) || value < lo || value > hi) {
-    throw new RangeError(`${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);
-  }
-}
-
 // undefined -> 0, the core's own rule: min(max_tgt_len, 2n + 10).
 function maxLenArg(maxLen) {
   if (maxLen === undefined) return 0;
   checkInt('maxLen', maxLen, 1, MAX_LEN);
   return maxLen;
-}
-
-function describe(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  return `a value of type ${typeof v}`;
 }

@@ -36,6 +36,7 @@ export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-
 export const ENGINE_MAX_BEAM = 16; // bl::kMaxBeam
 export const MAX_LEN = 1024; // the native CLI's --max-len bound
 export const MAX_BATCH = 1024; // texts per translateBatch() call (bl::kMaxBatch, --batch N)
+export const MAX_EDITS = 1024; // attention edits per call (bl::kMaxEdits)
 // The figures' bounds, tighter than the engine's: the widest beam the page's menu and the
 // widget's beam attribute offer, and the characters kept from a link or an attribute (the
 // engine refuses long input anyway).

@@ -22,8 +22,8 @@ export function completeStep(step) {
   step.cNorm = Math.sqrt(sq);
   step.topProbs = step.topLogProbs.map(expf);
   if (step.cross) {
-    const { alpha, e } = step.cross;
-    step.cross = { layers: alpha.length, heads: alpha[0].length, alpha, e };
+    const { alpha, e, ownAlpha } = step.cross;
+    step.cross = { layers: alpha.length, heads: alpha[0].length, alpha, e, ownAlpha };
   }
   return step;
 }
