@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 
 import { MAX_BATCH, createTranslator } from '../web/lib/bahdanau.js';
+import { textTooLong } from '../web/lib/args.js';
 import { loadVariant } from '../web/lib/loader.js';
 import { DEFAULT_MODEL, ENGINES, NATIVE_CLI, ensureBuilt } from './lib/engines.mjs';
 import { ATTEND_FLAGS, ATTEND_SYNOPSIS, ATTEND_USAGE, alignmentHeatmap, attendCheck, attendEdits, attendParse,
@@ -272,6 +273,11 @@ async function main(argv) {
     const pieces = group.map((g) => {
       if (g.error !== undefined) return [];
       if (!o.split) return [g.line];
+      const long = textTooLong(g.line); // as translate() checks a line it splits itself
+      if (long) {
+        g.error = long;
+        return [];
+      }
       try {
         return tr.splitSentences(g.line);
       } catch (e) {

@@ -55,6 +55,14 @@ struct TranslateParams {
 };
 
 constexpr int kMaxBeam = 16;
+// The longest text that translate(), translate_batch() (per text), start() and align() (each
+// side) read, in characters (code points): some 30 sentences. A call blocks its thread until
+// its text is done, so the bound keeps one call to seconds, not minutes. A front end that
+// splits a paragraph into sentences itself checks the whole text with check_text_length() first
+// (split_sentences and the tokenizers take any length).
+constexpr size_t kMaxTextChars = 2000;
+// False and "text has N characters; at most 2000 ..." past kMaxTextChars.
+bool check_text_length(std::string_view text, std::string* error);
 // The most texts a front end passes to translate_batch in one call (the JS API's MAX_BATCH,
 // the CLIs' --batch N): one call blocks its thread until all are done.
 constexpr int kMaxBatch = 1024;

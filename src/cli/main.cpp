@@ -213,7 +213,9 @@ void print_line(const Options& o, const std::vector<bl::Translation>& ts) {
 bool run_one(bl::Translator& tr, const Options& o, const std::string& line) {
   std::vector<std::string> pieces{line};
   std::string err;
-  if (o.split && !tr.split_sentences(line, &pieces, &err)) return fail_line(o, err);
+  // The whole line's length first: its sentences would each pass, and take minutes together.
+  if (o.split && (!bl::check_text_length(line, &err) || !tr.split_sentences(line, &pieces, &err)))
+    return fail_line(o, err);
   bl::TranslateParams params = o.params;  // with the line's edits (one sentence: no split)
   if (!attend_edits(tr, line, o.attend, &params.edits, &err)) return fail_line(o, err);
   std::vector<bl::Translation> ts(pieces.size());
@@ -234,7 +236,8 @@ bool run_group(bl::Translator& tr, const Options& o, const std::vector<std::stri
   for (size_t i = 0; i < lines.size(); i++) {
     if (!o.split)
       pieces[i] = {lines[i]};
-    else if (!tr.split_sentences(lines[i], &pieces[i], &split_error[i]))
+    else if (!bl::check_text_length(lines[i], &split_error[i]) ||
+             !tr.split_sentences(lines[i], &pieces[i], &split_error[i]))
       unsplit[i] = 1;
     all.insert(all.end(), pieces[i].begin(), pieces[i].end());
   }

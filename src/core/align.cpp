@@ -18,7 +18,7 @@ bool Translator::align(std::string_view source, std::string_view target, const A
   std::vector<std::string> src_tokens, tgt_tokens;
   std::vector<int> src_ids;
   if (!im.source(source, &src_tokens, &src_ids, error)) return false;
-  if (!im.tgt_tok->tokenize(target, &tgt_tokens, error)) {
+  if (!check_text_length(target, error) || !im.tgt_tok->tokenize(target, &tgt_tokens, error)) {
     *error = "target: " + *error;
     return false;
   }

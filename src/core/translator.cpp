@@ -31,6 +31,17 @@ Translator::~Translator() = default;
 
 bool install_relaxed_kernels(uintptr_t table_index) { return install_relaxed_dots(table_index); }
 
+bool check_text_length(std::string_view text, std::string* error) {
+  size_t chars = 0;  // code points: every byte but UTF-8's continuation bytes (invalid UTF-8 is
+                     // refused later, by the tokenizer, with its byte offset)
+  for (unsigned char b : text) chars += (b & 0xC0) != 0x80;
+  if (chars <= kMaxTextChars) return true;
+  *error = "text has " + std::to_string(chars) + " characters; at most " +
+           std::to_string(kMaxTextChars) +
+           " are translated at once (split it into sentences or lines)";
+  return false;
+}
+
 std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
                                              const LoadParams& params, std::string* error) {
   auto impl = std::make_unique<Impl>();

@@ -35,7 +35,7 @@ struct Translator::Impl {
   // Tokens and ids of a source sentence; false on invalid UTF-8 or too many tokens.
   bool source(std::string_view text, std::vector<std::string>* toks, std::vector<int>* ids,
               std::string* error) const {
-    if (!src_tok->tokenize(text, toks, error)) return false;
+    if (!check_text_length(text, error) || !src_tok->tokenize(text, toks, error)) return false;
     if (int(toks->size()) > data.config.max_src_len) {
       *error = "input has " + std::to_string(toks->size()) + " tokens; this model reads at most " +
                std::to_string(data.config.max_src_len) + " (split the text into sentences)";

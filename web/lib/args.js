@@ -11,6 +11,17 @@ export function optionsArg(options, method) {
   return options;
 }
 
+// The core's bound on one call's text (bl::kMaxTextChars), in characters (code points), and its
+// words: the core refuses a longer text itself; this check is for what it never sees whole, a
+// paragraph that translate() splits into sentences before calling it. -> a message, or null.
+export const MAX_TEXT_CHARS = 2000;
+export function textTooLong(text) {
+  let chars = 0;
+  for (const _ of text) chars++; // eslint-disable-line no-unused-vars
+  return chars <= MAX_TEXT_CHARS ? null
+    : `text has ${chars} characters; at most ${MAX_TEXT_CHARS} are translated at once (split it into sentences or lines)`;
+}
+
 export function checkInt(name, value, lo, hi) {
   if (!Number.isInteger(value) || value < lo || value > hi) {
     throw new RangeError(`${name} must be an integer in ${lo}..${hi}, got ${describe(value)}`);

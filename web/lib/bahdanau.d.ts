@@ -10,6 +10,13 @@ export const MAX_LEN: 1024;
 export const MAX_BATCH: 1024;
 /** The most attention edits one call accepts (bl::kMaxEdits). */
 export const MAX_EDITS: 1024;
+/**
+ * The longest text, in characters (code points), that translate(), translateBatch() (each
+ * text), steps() and align() (each side) take: longer text is refused (an Error, or that text's
+ * {error} in translateBatch(); a RangeError for translate() with splitSentences), so that one
+ * call blocks for seconds, not minutes. splitSentences() takes any length.
+ */
+export const MAX_TEXT_CHARS: 2000;
 /** The largest model file, download or byte array createTranslator() accepts: 256 MiB. */
 export const MAX_MODEL_BYTES: 268435456;
 

@@ -22,7 +22,7 @@
 // A model file, download or byte array over MAX_MODEL_BYTES (256 MiB) is refused before it is
 // read or copied in, and a file path must name a regular file.
 
-import { checkInt, describe, optionsArg } from './args.js';
+import { MAX_TEXT_CHARS, checkInt, describe, optionsArg, textTooLong } from './args.js';
 import { ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_EDITS, MAX_LEN } from './catalogue.js';
 import { checkOneSentence, editsArg } from './edits.js';
 import { nextTask } from './env.js';
@@ -34,6 +34,7 @@ import { completeStep, unwrap } from './native.js';
 export { MAX_MODEL_BYTES, simdSupported };
 
 export { MAX_BATCH, MAX_BEAM, MAX_EDITS, MAX_LEN }; // the engine's bounds (catalogue.js)
+export { MAX_TEXT_CHARS }; // one call's text (args.js)
 
 // model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
 // relaxed: 'auto' | true | false: the int8 products through relaxed SIMD (web/lib/relaxed.js)
@@ -109,6 +110,8 @@ class Translator {
       throw new TypeError(`splitSentences must be true or false, got ${describe(splitSentences)}`);
     }
     checkOneSentence(given);
+    const long = textTooLong(input); // the sentences would each pass, and take minutes together
+    if (long) throw new RangeError(long);
     const sentences = this.#split(native, input).map((source, i) =>
       ({ source, ...one(source, `sentence ${i + 1}: `) }));
     return { text: sentences.map((s) => s.text).filter(Boolean).join(' '), sentences };
