@@ -50,6 +50,12 @@ const PAGE_POLICY = (scriptSrc) =>
   "object-src 'none'; base-uri 'none'; form-action 'none'";
 const WIDGET_PAGES = new Set(['embed.html', 'embed-docs.html']);
 
+// The policy of one of the project's pages, by its path under web/ (scripts/site writes the same
+// into the host hints of a static copy of the site).
+export function pagePolicy(page) {
+  return PAGE_POLICY(WIDGET_PAGES.has(page) ? "'self' 'unsafe-eval'" : "'self'");
+}
+
 // The widget is embedded on other origins: its module, engine and models are fetched there
 // with CORS. Range is the one request header here that can make a browser ask first.
 const METHODS = 'GET, HEAD, OPTIONS';
@@ -60,10 +66,11 @@ const CORS = {
 };
 // Readable by a cross-origin page: the model loader needs Content-Encoding to know that
 // Content-Length counts compressed bytes.
-const EXPOSED = 'Content-Encoding, Content-Range, Accept-Ranges';
+export const EXPOSED = 'Content-Encoding, Content-Range, Accept-Ranges';
 
-// [prefix, dir, {pages}]: pages marks the folder of the project's own HTML pages.
-function defaultMounts() {
+// [prefix, dir, {pages}]: pages marks the folder of the project's own HTML pages. scripts/site
+// lays its folder out the same way.
+export function defaultMounts() {
   return [
     ['/models/', path.join(ROOT, 'models')],
     ['/fixtures/', path.join(ROOT, 'tests', 'fixtures')],
@@ -146,7 +153,7 @@ async function serveFile(req, res, { file, info, page, query }, compressed) {
     'Last-Modified': info.mtime.toUTCString(),
   };
   if (page !== null) {
-    headers['Content-Security-Policy'] = PAGE_POLICY(WIDGET_PAGES.has(page) ? "'self' 'unsafe-eval'" : "'self'");
+    headers['Content-Security-Policy'] = pagePolicy(page);
   }
   const canCompress = compressible(ext, info.size);
   if (canCompress) headers.Vary = 'Accept-Encoding';

@@ -30,13 +30,20 @@ const ENCODERS = {
 };
 
 // Types worth trying; images are compressed already.
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.md', '.wasm', '.safetensors']);
+export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.md', '.wasm', '.safetensors']);
 const MIN_BYTES = 256; // below this the coding's own overhead eats the gain
 const MAX_BYTES = 64 << 20; // a bigger file is streamed as it is rather than held in memory
 const MIN_SAVING = 0.05; // a coding must save at least this share of the file to be sent
 
 export function compressible(ext, size) {
   return COMPRESSIBLE.has(ext) && size >= MIN_BYTES && size <= MAX_BYTES;
+}
+
+// -> Promise<Buffer | null>: bytes in `coding` ('br' or 'gzip'), or null when that saves less
+// than MIN_SAVING. The server's choice, and the precompressed copies scripts/site writes.
+export async function compress(bytes, coding) {
+  const out = await ENCODERS[coding](bytes);
+  return out.length <= bytes.length * (1 - MIN_SAVING) ? out : null;
 }
 
 export function createCompressedFiles() {
@@ -55,8 +62,7 @@ export function createCompressedFiles() {
         forget();
         return null;
       }
-      const out = await ENCODERS[coding](bytes);
-      return out.length <= bytes.length * (1 - MIN_SAVING) ? out : null;
+      return compress(bytes, coding);
     });
     promise.catch(forget);
     cache.set(key, { stamp, promise });

@@ -10,7 +10,8 @@ export const DEFAULT_MODEL = path.join(ROOT, 'models', 'en-fr.safetensors');
 export const NATIVE_CLI = path.join(ROOT, 'build', 'native', 'bahdanau-translate');
 export const ENGINES = ['wasm-simd', 'wasm-scalar', 'native'];
 
-const WASM_FILES = ['simd', 'scalar'].flatMap((v) =>
+// The built engine: what the page, the widget and the npm package load from web/dist.
+export const WASM_FILES = ['simd', 'scalar'].flatMap((v) =>
   ['js', 'wasm'].map((ext) => path.join(ROOT, 'web', 'dist', `bahdanau-${v}.${ext}`)),
 ).concat([path.join(ROOT, 'web', 'dist', 'bahdanau-relaxed.wasm')]);
 

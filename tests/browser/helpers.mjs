@@ -32,6 +32,21 @@ export async function launch(serverOptions = {}) {
     ...serverOptions,
     extraMounts: [['/test-files/', files], ['/test-pages/', PAGES], ...(serverOptions.extraMounts ?? [])],
   });
+  const stop = async () => {
+    await server.close();
+    rmSync(files, { recursive: true, force: true });
+  };
+  try {
+    return await launchAt(server.url, stop);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+// Chromium for the pages under `url`, served by any server (tests/browser/site.test.mjs: a plain
+// static one); stop() runs on close(). -> {url, context, newPage(options), close()}
+export async function launchAt(url, stop = async () => {}) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'bl-chromium-'));
   let context;
   try {
@@ -43,17 +58,16 @@ export async function launch(serverOptions = {}) {
       viewport: { width: 1280, height: 900 },
     });
   } catch (e) {
-    await server.close();
     rmSync(profile, { recursive: true, force: true });
     throw cannotStart(e);
   }
   context.setDefaultTimeout(30_000);
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
-    url: server.url,
+    url,
     context,
     // A page that records console errors, failed requests and CSP violations, and refuses any
-    // request that leaves the test server (the page must work offline).
+    // request that leaves `url` (the page must work offline).
     async newPage({ viewport, colorScheme } = {}) {
       const page = await context.newPage();
       if (viewport) await page.setViewportSize(viewport);
@@ -65,7 +79,7 @@ export async function launch(serverOptions = {}) {
       });
       await page.route('**/*', (route) => {
         const u = route.request().url();
-        if (u.startsWith(server.url) || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
+        if (u.startsWith(url) || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
         page.problems.push(`outside request: ${u}`);
         return route.abort();
       });
@@ -73,9 +87,8 @@ export async function launch(serverOptions = {}) {
     },
     async close() {
       await context.close().catch(() => {});
-      await server.close();
+      await stop();
       rmSync(profile, { recursive: true, force: true });
-      rmSync(files, { recursive: true, force: true });
     },
   };
 }
@@ -105,6 +118,18 @@ export function pageModel() {
 // Waits until the page has decoded the sentence and playback has stopped.
 export async function waitDone(page, timeout = 90_000) {
   await page.waitForSelector('[data-role="app"][data-state="done"][data-playing="false"]', { timeout });
+}
+
+// Waits until a page of the site has settled, whichever it is: the app's state, or the first
+// widget's (the widget pages). -> 'ready', 'done' or 'error'
+export async function settledState(page, timeout = 120_000) {
+  const state = await page.waitForFunction(() => {
+    const app = document.querySelector('[data-role="app"]')?.dataset.state;
+    const widget = document.querySelector('attention-translator')?.state;
+    const s = app ?? widget;
+    return ['ready', 'done', 'error'].includes(s) && s;
+  }, null, { timeout });
+  return state.jsonValue();
 }
 
 export async function waitReady(page, timeout = 60_000) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startServer } from '../../scripts/serve.mjs';
-import { ROOT, launch } from './helpers.mjs';
+import { ROOT, launch, settledState } from './helpers.mjs';
 
 let server;
 
@@ -96,13 +96,7 @@ test('every page runs under the CSP header the server sends it, with no violatio
       const query = name === 'embed.html' ? '?text=I%20am%20cold.' : '';
       const res = await page.goto(`${browser.url}${name}${query}`);
       assert.match(res.headers()['content-security-policy'] ?? '', /script-src 'self'/, name);
-      const state = await page.waitForFunction(() => {
-        const app = document.querySelector('[data-role="app"]')?.dataset.state;
-        const widget = document.querySelector('attention-translator')?.state;
-        const s = app ?? widget;
-        return ['ready', 'done', 'error'].includes(s) && s;
-      }, null, { timeout: 120_000 });
-      assert.match(await state.jsonValue(), /^(ready|done)$/, name);
+      assert.match(await settledState(page), /^(ready|done)$/, name);
       await page.waitForTimeout(500);
       assert.deepEqual(await page.evaluate(() => window.violations), [], name);
       const problems = page.problems.filter((p) => /Content Security Policy|page error/.test(p));
