@@ -7,20 +7,20 @@ import { forcedSteps } from './engine/steps.js';
 import { EXAMPLES, titleExamples } from './app/examples.js';
 import { restoreText, wireTextBox } from './app/text-box.js';
 import { ForceMode } from './app/force.js';
+import { PageEdits } from './app/edits.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { figureSvg, wireExport } from './app/export-actions.js';
 import { renderHypotheses } from './app/hypotheses.js';
-import { applyStrings } from './app/i18n.js';
+import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { showInputNote } from './app/input-check.js';
 import { LoadProgress } from './app/load-progress.js';
 import { Paragraph } from './app/paragraph.js';
 import { highlightTokens, renderSourceTokens } from './app/source-tokens.js';
-import { statusLine } from './app/status-line.js';
+import { showStatus } from './app/status-line.js';
 import { TransformerParts } from './app/transformer.js';
 import { ModelMenu } from './app/model-menu.js';
-import { permalink, readParams } from './app/params.js';
+import { clampBeam, permalink, readParams } from './app/params.js';
 import { currentView, redrawOnResize, showView, wireViews } from './app/views.js';
-import { MAX_BEAM } from './lib/catalogue.js';
 import { AlignmentView } from './ui/alignment.js';
 import { gradientCss } from './ui/colormap.js';
 import { h, pieces } from './ui/dom.js';
@@ -28,7 +28,7 @@ import { Figure } from './ui/figure.js';
 import { AttentionMatrix } from './ui/matrix.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { StepPanel } from './ui/step-panel.js';
-import { LANG_TAGS, STRINGS } from './ui/strings.js';
+import { STRINGS } from './ui/strings.js';
 import { TRANSFORMER_STRINGS, isMissingModel } from './ui/transformer-strings.js';
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
@@ -48,36 +48,30 @@ const state = {
   pendingStep: params.step,
   pendingForce: params.force,
   pendingSentence: params.sentence,
+  pendingEdits: params.edits, // {edits, refused} from edit= (ui/attention-edit.js)
   queued: Boolean(params.text), // translate as soon as the model is ready
 };
 
 const progress = new LoadProgress($);
 const onFocusCell = (cell) => setHover(cell, 'matrix');
-const matrix = new AttentionMatrix($('matrix-root'), { strings: state.S, onFocusCell });
-const panel = new StepPanel($('step-panel'), { strings: state.S });
+const onActivateCell = (cell) => edits.apply({ step: cell.row, column: cell.col }); // "look here instead"
+const matrix = new AttentionMatrix($('matrix-root'), { strings: state.S, onFocusCell, onActivateCell, canActivate: () => edits.editable });
+const panel = new StepPanel($('step-panel'), { strings: state.S, onEdit: (edit) => edits.apply(edit) });
 const lines = new AlignmentView($('lines-root'), { strings: state.S, onFocusCell: (cell) => setHover(cell, 'lines') });
 // A Transformer's layer x head picker and encoder self-attention (app/transformer.js): a pick
 // redraws the rows from the steps already decoded.
-const tf = new TransformerParts($('heads-root'), $('encoder-root'), {
-  lang: state.lang,
-  want: params.heads,
-  onPick: () => figure.reset(),
-});
+const tf = new TransformerParts($('heads-root'), $('encoder-root'), { lang: state.lang, want: params.heads, onPick: () => figure.reset() });
 const figure = new Figure({
   controls: {
     first: $('first'), back: $('step-back'), play: $('play'), forward: $('step-forward'), last: $('last'),
     speed: $('speed'), speedValue: $('speed-value'), position: $('position'),
   },
-  matrix,
-  panel,
-  output: $('output'),
-  host: app,
-  strings: state.S,
-  heads: tf,
+  matrix, panel, output: $('output'), host: app, strings: state.S, heads: tf,
   info: () => state.engine?.info ?? null,
   wholeText: shownText,
   decodingNote: true,
   onRender: renderViews,
+  canEdit: () => edits.editable,
 });
 const { player } = figure;
 const force = new ForceMode(
@@ -87,10 +81,17 @@ const force = new ForceMode(
   {
     align: (french) => state.client.align(state.sentence.text, french),
     show: showForced,
-    restore: () => replaceRows(state.sentence.modelSteps, state.sentence.modelPieces),
+    restore: () => {
+      replaceRows(state.sentence.modelSteps, state.sentence.modelPieces);
+      edits.rebase();
+    },
     error: (message) => showError(state.S.errorForce, message),
   },
 );
+// "What if it looked elsewhere?" (app/edits.js): the sentence decoded again with attention
+// edits by the worker, greedy or forced; the rows on show are then the edited decode's.
+const edits = new PageEdits($('edit-view'), $('edit-findings'), { state, label: params.model.label, force: () => force.active,
+  replaceRows, seek: (i) => player.seek(i), error: showError, refresh: () => figure.refreshPanel() });
 // Text longer than the model reads, in sentences (app/paragraph.js): a tab shows one of them.
 const paragraph = new Paragraph($('paragraph'), {
   strings: state.S,
@@ -165,10 +166,7 @@ function finishLoadingWithError(title, detail) {
 
 // ---- translating -------------------------------------------------------------------------
 
-function beamWidth() {
-  const n = Math.round(Number($('beam').value));
-  return Number.isFinite(n) ? Math.min(MAX_BEAM, Math.max(1, n)) : 1;
-}
+const beamWidth = () => clampBeam($('beam').value);
 
 async function translate() {
   const text = input.value;
@@ -198,6 +196,7 @@ async function decode(text, beam) {
   const mine = state.sentence;
   force.clear();
   force.setAvailable(false);
+  edits.setBase(null);
   tf.reset();
   tf.setBeam(beam);
   renderInputNote();
@@ -227,6 +226,7 @@ async function decode(text, beam) {
     mine.modelSteps = player.steps.slice();
     mine.modelPieces = mine.pieces;
     force.setAvailable(mine.sourceTokens.length > 0);
+    edits.rebase();
     renderBeam();
     renderStatus();
     tf.showEncoder(state.client, text);
@@ -235,6 +235,8 @@ async function decode(text, beam) {
       state.pendingForce = '';
       await force.submit(french);
     }
+    if (state.pendingEdits) await edits.applyAll(state.pendingEdits);
+    state.pendingEdits = null;
     if (state.pendingStep !== null) {
       player.seek(state.pendingStep);
       state.pendingStep = null;
@@ -254,6 +256,7 @@ async function decode(text, beam) {
 function showForced(result, french) {
   hideError();
   replaceRows(forcedSteps(result), pieces(result.targetTokens.slice(0, -1), french));
+  edits.rebase();
 }
 
 function replaceRows(steps, rowPieces) {
@@ -265,10 +268,11 @@ function replaceRows(steps, rowPieces) {
   player.finish();
 }
 
-// The whole sentence on show: the user's French when aligning it, else the model's.
+// The whole sentence on show: the user's French when aligning it, else the model's (after an
+// edit, as the model went on).
 function shownText() {
   if (force.active) return { text: force.active.french, words: force.active.result.targetTokens.length - 1 };
-  const r = state.sentence?.result;
+  const r = edits.run?.result ?? state.sentence?.result;
   return r ? { text: r.text, words: r.targetTokens.length } : null;
 }
 
@@ -294,10 +298,7 @@ function renderBeam() {
 }
 
 function renderStatus() {
-  const el = $('status');
-  const { text, variant } = statusLine(state.S, TRANSFORMER_STRINGS[state.lang], state.engine, params, state.sentence?.msPerWord);
-  el.textContent = text;
-  if (variant) el.dataset.variant = variant;
+  showStatus($('status'), state.S, TRANSFORMER_STRINGS[state.lang], state.engine, params, state.sentence?.msPerWord);
 }
 
 // "This model reads English: 3 of 3 words are unknown to it", when the input does not look
@@ -321,11 +322,7 @@ function setLanguage(next) {
   state.lang = next;
   state.S = STRINGS[state.lang];
   applyStrings(document, state.S, state.lang);
-  // The button names the other language, in that language (a switcher, not a toggle).
-  const btn = $('lang');
-  btn.textContent = state.S.language;
-  btn.setAttribute('lang', state.lang === 'zh' ? LANG_TAGS.en : LANG_TAGS.zh);
-  btn.title = state.S.languageLabel;
+  labelLangToggle($('lang'), state.S, state.lang); // the other language, named in it
   titleExamples($('examples'), EXAMPLES, state.lang);
   figure.setStrings(state.S);
   lines.setStrings(state.S);
@@ -333,6 +330,7 @@ function setLanguage(next) {
   paragraph.setStrings(state.S);
   tf.setLang(state.lang);
   menu.setLang(state.lang);
+  edits.setLang(state.lang);
   renderStatus();
   renderInputNote();
   renderBeam();
@@ -357,6 +355,7 @@ function currentLink() {
     view: currentView(document),
     sentence: paragraph.active ? paragraph.selected + 1 : null,
     heads: tf.linkSelection,
+    edits: edits.linkValues,
   });
 }
 

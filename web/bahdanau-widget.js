@@ -21,14 +21,15 @@ import { AttentionMatrix } from './ui/matrix.js';
 import { SentenceTabs } from './ui/sentence-tabs.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
-import { TRANSFORMER_STRINGS, isMissingModel, modelKind } from './ui/transformer-strings.js';
+import { TRANSFORMER_STRINGS, isMissingModel } from './ui/transformer-strings.js';
 import { whenNear } from './ui/when-near.js';
 import { WIDGET_STRINGS } from './ui/widget-strings.js';
 import { ATTRIBUTES, DEFAULT_TEXT, EFFECTS, OBSERVED, attr } from './widget/attributes.js';
 import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
 import { HeadsControl, figureHeads, headsLines, widgetHeads } from './widget/heads.js';
 import { PAIR_MODES, pairHost } from './widget/pair-modes.js';
-import { buildShadow, labelShadow } from './widget/shadow.js';
+import { buildShadow, labelShadow, showProgress, showStatus } from './widget/shadow.js';
+import { WidgetEdits } from './widget/edit.js';
 
 export { DEFAULT_TEXT, resolveWidgetModel };
 
@@ -52,6 +53,7 @@ export class AttentionTranslator extends HTMLElement {
   #pairs = {}; // mode name -> its two-model mode (widget/pair-modes.js), made on first use
   #heads = { sel: null, notes: [] }; // a Transformer's layer and head drawn (widget/heads.js)
   #headsControl; // their picker, with controls="full"
+  #edits; // attention edits, with controls="full" or the edit attribute (widget/edit.js)
   state = 'idle';
 
   constructor() {
@@ -63,17 +65,21 @@ export class AttentionTranslator extends HTMLElement {
     this.#headsControl = new HeadsControl(e.headsRoot, this);
     this.#figure = new Figure({
       controls: e,
-      matrix: new AttentionMatrix(e.matrixRoot, { strings: this.#S }),
-      panel: new StepPanel(e.panelRoot, { strings: this.#S }),
-      output: e.output,
-      host: e.widget,
-      strings: this.#S,
+      matrix: new AttentionMatrix(e.matrixRoot, { strings: this.#S, onActivateCell: (cell) => this.#edits.click(cell), canActivate: () => this.#edits?.editable }),
+      panel: new StepPanel(e.panelRoot, { strings: this.#S, onEdit: (edit) => this.#edits.apply(edit) }),
+      output: e.output, host: e.widget, strings: this.#S,
       heads: figureHeads(() => this.#heads.sel, this.#headsControl),
       info: () => this.#translator?.info() ?? null,
-      wholeText: () => this.#sentence?.result && { text: this.#sentence.result.text, words: this.#sentence.result.targetTokens.length },
+      wholeText: () => this.#edits.wholeText(this.#sentence), // after an edit, as the model went on
       events: this,
+      canEdit: () => this.#edits.editable,
     });
-    this.#tabs = new SentenceTabs(e.tabs, { strings: this.#S, panel: e.figure, onSelect: (k) => this.#translate(this.#tabs.sentences[k]) });
+    this.#edits = new WidgetEdits(e.editRoot, this, this.#figure,
+      { translator: () => this.#translator, sentence: () => this.#sentence, error: (m) => this.#showError(m) });
+    this.#tabs = new SentenceTabs(e.tabs, { strings: this.#S, panel: e.figure, onSelect: (k) => {
+      this.removeAttribute('edit'); // an edit names a word of the sentence on show
+      this.#translate(this.#tabs.sentences[k]);
+    } });
   }
 
   // ---- attributes -------------------------------------------------------------------------
@@ -126,6 +132,7 @@ export class AttentionTranslator extends HTMLElement {
     speed: () => (this.#pair ? this.#pair.view.player : this.#player).setSpeed(attr(this, 'speed')),
     heads: () => this.#applyHeads(),
     step: () => (attr(this, 'mode') ? this.#pair?.applyStep(this.#pairSettings()) : this.#applyStep()),
+    edit: () => this.#edits.fromAttribute(),
     load: () => this.#update(),
   };
 
@@ -161,6 +168,8 @@ export class AttentionTranslator extends HTMLElement {
       el.classList.toggle('has-height', Boolean(height));
     }
     labelShadow(e, S, this.#W);
+    this.#edits.setControls(mode);
+    this.#edits.setLang(this.#lang);
     this.#tabs.setStrings(S);
     if (!this.#translator && this.state === 'idle') e.progressLabel.textContent = this.#W.waiting;
     this.#figure.setStrings(S);
@@ -188,14 +197,7 @@ export class AttentionTranslator extends HTMLElement {
 
   // The download's progress (null: starting, size unknown).
   #progress(p) {
-    const e = this.#el;
-    if (!p) {
-      e.progressLabel.textContent = this.#W.loading;
-      e.progressBar.removeAttribute('value');
-    } else if (p.total) {
-      e.progressBar.max = p.total;
-      e.progressBar.value = p.loaded;
-    }
+    showProgress(this.#el, p, this.#W);
   }
 
   // ---- loading and translating ------------------------------------------------------------
@@ -260,6 +262,7 @@ export class AttentionTranslator extends HTMLElement {
   // the old model's rows leave the figure, so nothing under an error box passes for the new's.
   #dropSentence() {
     this.#sentence = null;
+    this.#edits.setBase(null);
     this.#player.reset({ play: false });
     this.#figure.sentence = null;
     this.#renderSource();
@@ -315,6 +318,7 @@ export class AttentionTranslator extends HTMLElement {
     ev.preventDefault();
     const text = this.#el.input.value;
     if (!text.trim()) return;
+    this.removeAttribute('edit'); // an edit names a word of the sentence on show
     this.setAttribute('text', text); // one source of truth: the attribute (re-renders)
   }
 
@@ -327,6 +331,7 @@ export class AttentionTranslator extends HTMLElement {
     if (e.input !== this.#root.activeElement) e.input.value = attr(this, 'text');
     const mine = { text, beam, sourceTokens: [], result: null, pieces: null };
     this.#sentence = mine;
+    this.#edits.setBase(null);
     const autoplay = attr(this, 'autoplay') && attr(this, 'step') === null;
     this.#player.setSpeed(attr(this, 'speed'));
     this.#player.reset({ play: autoplay });
@@ -353,6 +358,8 @@ export class AttentionTranslator extends HTMLElement {
       mine.pieces = pieces(result.targetTokens, result.text);
       this.#player.finish();
       this.#setState('done');
+      await this.#edits.decoded(mine, this.#player.steps.slice(), translator.info(), this.#modelLabel);
+      if (this.#sentence !== mine) return;
       this.#applyStep();
       const sentence = this.#tabs.count ? this.#tabs.selected + 1 : null; // with split-sentences
       this.dispatchEvent(new CustomEvent('done', { detail: { text: result.text, result, sentence } }));
@@ -382,16 +389,8 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   #renderStatus() {
-    if (attr(this, 'mode')) return; // a two-model view writes its own
-    const t = this.#translator;
-    if (!t) {
-      this.#el.status.textContent = '';
-      return;
-    }
-    const info = t.info();
-    const S = this.#S;
-    this.#el.status.textContent = `${S.modelLabel(this.#modelLabel)} · ${S.variantName(t.engine.variant)} · ${modelKind(S, TRANSFORMER_STRINGS[this.#lang], info)}`;
-    this.#el.status.dataset.variant = t.engine.variant;
+    // A two-model view writes its own.
+    if (!attr(this, 'mode')) showStatus(this.#el, this.#translator, this.#modelLabel, this.#S, TRANSFORMER_STRINGS[this.#lang]);
   }
 }
 

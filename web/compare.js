@@ -2,6 +2,7 @@
 // the shared comparison view. The view draws; this file only moves the engines' steps and
 // analyses into it.
 
+import { CompareEdits } from './app/compare-edits.js';
 import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES, exampleChips, titleExamples } from './app/examples.js';
@@ -30,17 +31,21 @@ let S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
 const pair = new EnginePair();
 const { clients, engines } = pair;
 let pendingStep = params.step;
+let pendingEdits = params.edits; // edit= ({edits, refused}), made once both have decoded
 let queued = Boolean(params.text);
 let job = 0; // the sentence on show; older engines' replies are dropped
+let sentence = params.text; // the text decoded last
 
-const view = new CompareView($('compare-root'), { lang, controls: 'full' });
+const view = new CompareView($('compare-root'), { lang, controls: 'full', onEdit: (edit) => edits.apply(edit) });
+// One attention edit for both models (app/compare-edits.js); the address bar keeps it.
+const edits = new CompareEdits(view, { clients, lang, text: () => sentence, error: (t, m) => showError(t, m), changed: keepLink });
 // Any two models side by side (the Transformer beside an RNN): a pick reopens the page on them.
 const menus = SIDES.map((side) => new ModelMenu($(`menu-${side}`), {
   current: params[side],
   role: `model-${side}`,
   name: (T) => T.sidePick(side),
   go: (name) => location.assign(compareLink(location.href,
-    { text: input.value, simd: params.simd, lang, a: params.a.name, b: params.b.name, [side]: name })),
+    { text: input.value, simd: params.simd, lang, a: params.a.name, b: params.b.name, [side]: name, edits: edits.linkValues })),
 }));
 
 function setState(state) {
@@ -95,6 +100,8 @@ async function compare() {
   hideError();
   const mine = ++job;
   const live = () => job === mine;
+  edits.setBase(null);
+  sentence = text;
   view.reset({ play: pendingStep === null });
   setState('decoding');
   app.dataset.analysis = 'pending';
@@ -102,6 +109,13 @@ async function compare() {
   if (!live()) return;
   if (failed) showError(S.errorTranslate, failed.message);
   setState('done');
+  if (!failed) {
+    edits.rebase(Object.fromEntries(SIDES.map((s) => [s, { steps: view.received(s), result: pair.results[s] }])),
+      { a: engines.a.info, b: engines.b.info }, { a: params.a.label, b: params.b.label });
+    if (pendingEdits) await edits.applyAll(pendingEdits);
+    if (!live()) return;
+  }
+  pendingEdits = null;
   if (pendingStep !== null) {
     view.player.seek(pendingStep);
     pendingStep = null;
@@ -131,8 +145,16 @@ function setLanguage(next) {
   titleExamples($('examples'), COMPARE_EXAMPLES, lang);
   updateBackLink();
   view.setLang(lang);
+  edits.setLang(lang);
   for (const m of menus) m.setLang(lang);
   renderStatus();
+}
+
+// The address bar as a link to what is on show once an edit is made or undone: the sentence,
+// the models, the language and the edits.
+function keepLink() {
+  history.replaceState(null, '', compareLink(location.href,
+    { text: sentence, simd: params.simd, lang, a: params.a.name, b: params.b.name, edits: edits.linkValues }));
 }
 
 // The way back keeps the sentence and the language.

@@ -37,6 +37,7 @@ const MODEL_ATTRS = ['[data-weight]', '.bl-bar-row', '.bl-bar-label'];
 const KEEP = new Map(Object.entries({
   // people, as Chinese text names them
   Bahdanau: 'author', Cho: 'author', Bengio: 'author', Vaswani: 'author', Sennrich: 'author',
+  Jain: 'author', Wallace: 'author', Wiegreffe: 'author', Pinter: 'author', // attention edits' section
   van: 'author (van Merriënboer)', Merriënboer: 'author', Gulcehre: 'author', Bougares: 'author', Schwenk: 'author',
   Tatoeba: 'the corpus, a proper name',
   // names of things that Chinese technical writing does not translate
@@ -87,6 +88,10 @@ const PAGES = [
   ['index.html', () => `?model=tiny-transformer&text=${text}&lang=zh&step=1&force=${encodeURIComponent('Le chat noir dort.')}`,
     '[data-role="encoder-attention"][data-state="shown"]'],
   ['compare.html', () => `?a=tiny&b=tiny-transformer&text=${text}&lang=zh`, '[data-role="app"][data-state="done"][data-analysis="done"]'],
+  // An attention edit made (edit=): the edit view, the marked row, the step panel's sliders.
+  ['index.html', () => `?model=${model?.name}&text=${text}&lang=zh&edit=1:1`,
+    '[data-role="app"][data-state="done"][data-playing="false"] [data-role="edit-view"][data-state="active"]'],
+  ['compare.html', () => `?text=${text}&lang=zh&edit=1:1`, '[data-role="app"][data-state="done"][data-analysis="done"] [data-role="edit-view"][data-state="active"]'],
 ];
 
 // In the page: every visible string outside MODEL_TEXT, as {where, text}, shadow roots included.
@@ -135,7 +140,8 @@ function englishIn(s) {
 for (const [file, query, ready] of PAGES) {
   const mode = /mode=(\w+)/.exec(query())?.[1];
   const tf = /tiny-transformer/.test(query()) ? ' (Transformer)' : '';
-  test(`${file}${mode ? ` (mode=${mode})` : ''}${tf} in Chinese shows no English but the model's words`, { timeout: 180_000 }, async () => {
+  const edit = /edit=/.test(query()) ? ' (an attention edit)' : '';
+  test(`${file}${mode ? ` (mode=${mode})` : ''}${tf}${edit} in Chinese shows no English but the model's words`, { timeout: 180_000 }, async () => {
     const page = await browser.newPage();
     await page.goto(`${browser.url}${file}${query()}`);
     await page.waitForSelector(ready, { timeout: 150_000 });

@@ -10,6 +10,7 @@ import { SIDES } from '../ui/lockstep.js';
 export class EnginePair {
   clients = {}; // side -> EngineClient
   engines = {}; // side -> {info, engine} once loaded
+  results = {}; // side -> the last sentence's translate() result (null: it failed)
   #progress = {}; // side -> {loaded, total}
 
   get ready() {
@@ -67,6 +68,7 @@ export class EnginePair {
   // newer sentence has taken over, and this one's late replies are dropped. -> the first
   // failure that is not a cancellation, or null; a side that fails finishes, the other goes on.
   async translate(text, view, live) {
+    this.results = { a: null, b: null };
     const runs = SIDES.map((side) =>
       this.clients[side]
         .translate(text, {
@@ -75,6 +77,7 @@ export class EnginePair {
         })
         .then(({ result }) => {
           if (!live()) return;
+          this.results[side] = result;
           view.setResult(side, result);
           view.finish(side);
         })

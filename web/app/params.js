@@ -11,11 +11,14 @@
 //          shown, from 1 (step and force then belong to that sentence)
 //   layer, head  a Transformer's cross-attention shown: the decoder layer from 1, the head from
 //          1 or avg (the default: the last layer, averaged over heads); ignored for an RNN
-// compare.html takes text, step, simd, lang, and a / b: the two models side by side (same
+//   edit   an attention edit, repeated for each: S:J (word S looks all at column J, both from
+//          0) or S:w0,w1,... (its weights); ui/attention-edit.js reads them, dropping the rest
+// compare.html takes text, step, simd, lang, edit, and a / b: the two models side by side (same
 // rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
 
 import { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS } from '../lib/catalogue.js';
+import { parseEdits } from '../ui/attention-edit.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
 
 // The catalogue's names, for the page's modules and tests that read them here.
@@ -61,6 +64,7 @@ export function readParams(location) {
     view: q.get('view') === 'lines' ? 'lines' : 'matrix',
     sentence: int('sentence', 1, 1000),
     heads: headsParam(q, int),
+    edits: parseEdits(q.getAll('edit')),
   };
 }
 
@@ -77,6 +81,12 @@ function headsParam(q, int) {
 function speedParam(v) {
   const i = v === null ? -1 : SPEED_NAMES.indexOf(v);
   return i >= 0 ? i : null;
+}
+
+// The beam width box's value, as the page uses it: a whole number from 1 to MAX_BEAM.
+export function clampBeam(value) {
+  const n = Math.round(Number(value));
+  return Number.isFinite(n) ? Math.min(MAX_BEAM, Math.max(1, n)) : 1;
 }
 
 const intParam = (q) => (name, lo, hi) => {
@@ -104,14 +114,16 @@ export function readCompareParams(location, defaults = COMPARE_MODELS) {
     step: intParam(q)('step', 0, 1000),
     simd: q.get('simd') === '0' ? false : 'auto',
     lang: q.get('lang') === 'zh' ? 'zh' : 'en',
+    edits: parseEdits(q.getAll('edit')),
     a,
     b,
     badModel,
   };
 }
 
-// A link to compare.html (next to `base`) for a sentence; a and b only when not the defaults.
-export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en', a = COMPARE_MODELS[0], b = COMPARE_MODELS[1] }) {
+// A link to compare.html (next to `base`) for a sentence; a and b only when not the defaults;
+// edits: edit= values (ui/attention-edit.js formatEdit).
+export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en', a = COMPARE_MODELS[0], b = COMPARE_MODELS[1], edits = [] }) {
   const url = new URL('compare.html', base);
   const q = new URLSearchParams();
   if (text) q.set('text', text.slice(0, MAX_TEXT));
@@ -120,14 +132,15 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
   if (step !== null && step >= 0) q.set('step', String(step));
   if (simd === false) q.set('simd', '0');
   if (lang === 'zh') q.set('lang', 'zh');
+  for (const v of edits) q.append('edit', v);
   url.search = q.toString();
   return url.href;
 }
 
 // The permalink for what is on screen now: text, model and step always; the rest only when
 // they differ from the defaults, to keep links short. speed is a Player speed index, sentence
-// counts from 1 (null: the text is one sentence).
-export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null, heads = null }) {
+// counts from 1 (null: the text is one sentence); edits: edit= values.
+export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null, heads = null, edits = [] }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -144,6 +157,7 @@ export function permalink(location, { text, model, step, beam, simd, lang, force
     q.set('layer', String(heads.layer));
     q.set('head', String(heads.head));
   }
+  for (const v of edits) q.append('edit', v);
   url.search = q.toString();
   return url.href;
 }

@@ -23,3 +23,10 @@ export function statusLine(S, T, loaded, params, msPerWord) {
   if (msPerWord != null) parts.push(`${msPerWord.toFixed(2)} ${S.msPerWord}`);
   return { text: parts.join(' · '), variant: eng.variant };
 }
+
+// The same line, written into the status element el.
+export function showStatus(el, ...args) {
+  const { text, variant } = statusLine(...args);
+  el.textContent = text;
+  if (variant) el.dataset.variant = variant;
+}

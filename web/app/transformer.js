@@ -9,7 +9,7 @@
 
 import { EncoderAttention } from '../ui/encoder-attention.js';
 import { HeadPicker } from '../ui/head-picker.js';
-import { crossRow, isTransformer, stepFor } from '../ui/heads.js';
+import { crossRow, isTransformer, ownRow, stepFor } from '../ui/heads.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
 
 export class TransformerParts {
@@ -59,6 +59,11 @@ export class TransformerParts {
   // The matrix row of a step for the picked layer and head (an RNN's: its own alpha).
   row(step) {
     return this.active ? crossRow(step, this.#picker.selection) : step.alpha;
+  }
+
+  // An edited step's own row (its softmax's, which the edit replaced) for the same pick.
+  ownRow(step) {
+    return ownRow(step, this.active ? this.#picker.selection : null);
   }
 
   // The step as the step panel shows it: e and alpha of the picked layer and head.

@@ -31,13 +31,14 @@ export class EngineClient {
   }
 
   // -> Promise<{result, msPerWord}>; onStart({sourceTokens, beam}) then onStep(step, ms) for each.
-  translate(text, { beam = 1, onStart, onStep } = {}) {
+  // edits: attention edits (greedy only), as web/lib's steps() takes them.
+  translate(text, { beam = 1, edits = [], onStart, onStep } = {}) {
     if (this.#broken) return Promise.reject(this.#broken);
     this.cancel();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#job = { id, resolve, reject, onStart, onStep };
-      this.#worker.postMessage({ type: 'translate', id, text, beam });
+      this.#worker.postMessage({ type: 'translate', id, text, beam, edits });
     });
   }
 
@@ -53,10 +54,10 @@ export class EngineClient {
     });
   }
 
-  // -> Promise<align() result>: forced decoding of target (the user's French) after text.
-  // Like analyze(), independent of translations.
-  align(text, target) {
-    return this.#request('alignment', { type: 'align', text, target });
+  // -> Promise<align() result>: forced decoding of target (the user's French) after text, with
+  // attention edits if given. Like analyze(), independent of translations.
+  align(text, target, { edits = [] } = {}) {
+    return this.#request('alignment', { type: 'align', text, target, edits });
   }
 
   // -> Promise<string[][]>: each text's tokens, side 'source' or 'target' (translator.tokenize).

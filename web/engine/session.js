@@ -3,7 +3,7 @@
 // winner's rows), or forced (align(): the rows of a given translation). The worker, the widget
 // and, through the worker, the page iterate it the same way:
 //
-//   const session = new DecodeSession(translator, text, { beam });
+//   const session = new DecodeSession(translator, text, { beam, edits });
 //   draw(session.sourceTokens);
 //   for await (const step of session) push(step);   // break or return stops it
 //   session.result, session.msPerWord                 // once the last step is out
@@ -21,16 +21,19 @@ export class DecodeSession {
   #iterator = null; // greedy: steps()'s
   #steps = null; // beam and forced: all of them, computed at once
 
-  // beam: 1 (greedy) or wider; target: a translation to force (align()), or null. Bad input
-  // throws here, before any step.
-  constructor(translator, text, { beam = 1, target = null } = {}) {
+  // beam: 1 (greedy) or wider; target: a translation to force (align()), or null. edits:
+  // attention edits (web/lib's AttentionEdit: a step decoded from given weights instead of its
+  // own softmax), greedy and forced only; none leaves every call as it was. Bad input throws
+  // here, before any step.
+  constructor(translator, text, { beam = 1, target = null, edits = [] } = {}) {
+    const more = edits?.length ? { edits } : {};
     if (target === null && beam <= 1) {
-      this.#iterator = translator.steps(text);
+      this.#iterator = translator.steps(text, more);
       this.sourceTokens = this.#iterator.sourceTokens;
       return;
     }
     const t0 = performance.now();
-    const result = target === null ? translator.translate(text, { beam }) : translator.align(text, target);
+    const result = target === null ? translator.translate(text, { beam, ...more }) : translator.align(text, target, more);
     const ms = performance.now() - t0;
     this.#steps = target === null ? beamSteps(result) : forcedSteps(result);
     this.sourceTokens = result.sourceTokens;

@@ -3,10 +3,10 @@
 // draws, so typing stays responsive while a sentence decodes.
 //
 // Messages in:  {type: 'load', model (absolute URL), simd: 'auto'|false}
-//               {type: 'translate', id, text, beam}
+//               {type: 'translate', id, text, beam, edits (attention edits, greedy only; may be absent)}
 //               {type: 'cancel', id}
 //               {type: 'analyze', id, text}   (for the comparison page)
-//               {type: 'align', id, text, target}   (forced decoding of the user's French)
+//               {type: 'align', id, text, target, edits}   (forced decoding of the user's French)
 //               {type: 'tokenize', id, texts, side}   (the tokens BLEU is counted on)
 //               {type: 'sentences', id, text}   (a paragraph's sentences, and its token count)
 //               {type: 'batch', id, texts, beam}   (all the sentences of a paragraph)
@@ -50,14 +50,14 @@ async function load({ model, simd }) {
   }
 }
 
-async function translate({ id, text, beam }) {
+async function translate({ id, text, beam, edits }) {
   active = id;
   if (!translator) {
     post({ type: 'error', id, phase: 'translate', message: 'no model is loaded' });
     return;
   }
   try {
-    const session = new DecodeSession(translator, text, { beam });
+    const session = new DecodeSession(translator, text, { beam, edits });
     post({ type: 'start', id, sourceTokens: session.sourceTokens, beam });
     for await (const step of session) {
       if (active !== id) return; // leaving the loop frees the C++ decoder now
@@ -117,7 +117,9 @@ function answer(data, type, compute) {
 }
 
 // Forced decoding is one synchronous call: a sentence's rows cost about as much as translating it.
-const align = (data) => answer(data, 'alignment', ({ text, target }) => translator.align(text, target));
+// Through the decode session, the one place that decodes (and passes the edits on).
+const align = (data) => answer(data, 'alignment', ({ text, target, edits }) =>
+  new DecodeSession(translator, text, { target, edits }).result);
 
 // Several texts in one message: why.html's experiment tokenizes a hypothesis per model and the
 // reference of each sentence it scores.

@@ -97,7 +97,7 @@ export class AlignmentView {
         const mid = (y1 + y2) / 2;
         const path = s('path', {
           d: `M${top[j].cx},${y1} C${top[j].cx},${mid} ${bottom[i].cx},${mid} ${bottom[i].cx},${y2}`,
-          class: i === current ? 'bl-line is-current' : 'bl-line',
+          class: `bl-line${i === current ? ' is-current' : ''}${r.edited ? ' is-edited' : ''}`, // edited: given weights
           'data-cell': `${i},${j}`,
           'data-weight': String(w),
           style: { strokeWidth: String(0.75 + 6 * w), strokeOpacity: String(0.12 + 0.88 * w) },
@@ -114,7 +114,7 @@ export class AlignmentView {
       'g',
       { class: 'bl-align-tgt' },
       words.map((t, i) =>
-        word(t, bottom[i], yBottom, i === current ? 'bl-word is-current' : 'bl-word', { 'data-row': i }),
+        word(t, bottom[i], yBottom, `bl-word${i === current ? ' is-current' : ''}${rows[i]?.edited ? ' is-edited' : ''}`, { 'data-row': i }),
       ),
     );
     this.#svg.replaceChildren(lines, src, tgt);

@@ -21,7 +21,7 @@ import { ModelFacts } from './compare-facts.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
 import { EncoderAttention } from './encoder-attention.js';
 import { HeadPicker } from './head-picker.js';
-import { crossRow, isTransformer } from './heads.js';
+import { crossRow, isTransformer, ownRow } from './heads.js';
 import { SIDES } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
 import { PairView } from './pair-sides.js';
@@ -37,16 +37,20 @@ export class CompareView extends PairView {
   #real = false; // the real one is on show: the illustration steps aside
   #sentence = false; // a sentence has been started (its cost is being measured)
   #onChange;
+  #onEdit;
 
   // controls: 'full' (also first, last and speed), 'minimal' or 'none'. onChange(view) after
-  // every move of the player.
-  constructor(container, { lang = 'en', controls = 'full', onChange } = {}) {
+  // every move of the player. onEdit({step, column}): a cell of either matrix was clicked (or
+  // got Enter): the page makes that attention edit for both models (editRoots: where it says so).
+  constructor(container, { lang = 'en', controls = 'full', onChange, onEdit = null } = {}) {
     super(); // this.pair: the sides, the player and its bar (pair-sides.js)
     this.#onChange = onChange ?? (() => {});
+    this.#onEdit = onEdit;
     const e = this.#el;
     e.tvTitle = h('strong', { class: 'bl-cmp-tv-title' });
     e.tvText = h('span');
     e.tv = h('p', { class: 'bl-cmp-tv', 'data-role': 'tv' }, e.tvTitle, ' ', e.tvText);
+    e.edit = h('div', { class: 'bl-cmp-edits' });
     e.pair = h('div', { class: 'bl-cmp-pair' }, SIDES.map((side) => this.#buildSide(side)));
     e.legendLabel = h('span', { class: 'bl-cmp-legend-label' });
     e.legend = h('div', { class: 'bl-cmp-legend', 'aria-hidden': 'true' }, h('span', { text: '0' }),
@@ -60,7 +64,7 @@ export class CompareView extends PairView {
     self.el = h('section', { class: 'bl-cmp-self', 'data-role': 'self-attention' },
       self.title, self.note, self.methodLabel, self.method, self.diagonal, self.root);
     self.matrix = new AttentionMatrix(self.root, { strings: STRINGS.en });
-    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.pair.bar.element, e.tv, e.pair, e.legend,
+    e.root = h('div', { class: 'bl-compare', 'data-role': 'compare' }, this.pair.bar.element, e.tv, e.edit, e.pair, e.legend,
       h('section', { class: 'bl-cmp-explain' }, e.explainTitle, e.explain), self.el);
     this.#encoder = new EncoderAttention(e.root, { lang });
     container.replaceChildren(e.root);
@@ -72,13 +76,15 @@ export class CompareView extends PairView {
   #buildSide(side) {
     const facts = new ModelFacts();
     const pickRoot = h('div');
-    const s = this.pair.build(side, { before: [pickRoot], after: [facts.element] });
+    const editRoot = h('div', { class: 'bl-cmp-side-edit' });
+    const onActivateCell = this.#onEdit ? (cell) => this.#onEdit({ step: cell.row, column: cell.col }) : null;
+    const s = this.pair.build(side, { before: [editRoot, pickRoot], after: [facts.element], onActivateCell });
     // A Transformer side's rows follow its own layer × head picker; a pick redraws its matrix.
     const picker = new HeadPicker(pickRoot, { kind: 'cross', onChange: () => {
       s.matrix.reset(s.columns);
       this.render();
     } });
-    Object.assign(s, { facts, picker, cost: null, costFailed: false, costError: null });
+    Object.assign(s, { facts, picker, editRoot, cost: null, costFailed: false, costError: null });
     this.#side[side] = s;
     return s.el;
   }
@@ -89,6 +95,11 @@ export class CompareView extends PairView {
 
   get #S() {
     return STRINGS[this.#lang];
+  }
+
+  // Where attention edits are said: once for both models (shared), and under each side's output.
+  get editRoots() {
+    return { shared: this.#el.edit, a: this.#side.a.editRoot, b: this.#side.b.editRoot };
   }
 
   setControls(mode) {
@@ -143,6 +154,27 @@ export class CompareView extends PairView {
     this.#sentence = true;
     this.pair.reset({ play });
     this.#renderSelf();
+  }
+
+  // Another decode of the same sentence (an attention edit, or the way back from one): runs
+  // {a, b} ({steps, result}) replace the rows on show, stopped before the first word; the
+  // analyses stay, since they belong to the sentence.
+  replaceSteps(runs) {
+    this.pair.reset({ play: false });
+    for (const side of SIDES) {
+      const run = runs[side];
+      if (!run?.result) continue;
+      this.pair.setColumns(side, run.result.sourceTokens);
+      for (const st of run.steps) this.pair.push(side, st);
+      this.pair.setResult(side, run.result);
+    }
+    for (const side of SIDES) this.pair.finish(side);
+    this.render();
+  }
+
+  // Every step one side has decoded so far.
+  received(side) {
+    return this.pair.received(side).slice();
   }
 
   // An EngineClient.analyze() result for one side (selfAttention null for an additive model;
@@ -200,8 +232,10 @@ export class CompareView extends PairView {
 
   #renderSide(side) {
     const s = this.#side[side];
-    const rowOf = isTransformer(s.model?.info) ? (st) => crossRow(st, s.picker.selection) : undefined;
-    const { shown } = this.pair.render(side, { rowOf });
+    const tf = isTransformer(s.model?.info);
+    const rowOf = tf ? (st) => crossRow(st, s.picker.selection) : undefined;
+    const ownOf = tf ? (st) => ownRow(st, s.picker.selection) : undefined;
+    const { shown } = this.pair.render(side, { rowOf, ownOf });
     const p = this.player;
     s.picker.preview(p.position >= 0 ? p.steps[p.position]?.[side] ?? null : null);
     s.facts.render(this.#C, {
@@ -220,12 +254,14 @@ export class CompareView extends PairView {
     const C = this.#C;
     const e = this.#el;
     const comparable = a.columns.length === b.columns.length;
-    const best = comparable ? differingRow(rows.a.map((r) => r.weights), rows.b.map((r) => r.weights)) : null;
+    // A model without attention has rows without weights: nothing to compare them with.
+    const weighed = SIDES.every((side) => rows[side].every((r) => r.weights.length === this.#side[side].columns.length));
+    const best = comparable && weighed ? differingRow(rows.a.map((r) => r.weights), rows.b.map((r) => r.weights)) : null;
     for (const s of [a, b]) {
       for (const el of s.matrixRoot.querySelectorAll('[data-tv-max]')) el.removeAttribute('data-tv-max');
       if (best) s.matrixRoot.querySelector(`[data-role="matrix"] > [data-row="${best.row}"]`)?.setAttribute('data-tv-max', 'true');
     }
-    e.tv.hidden = a.columns.length === 0 && b.columns.length === 0;
+    e.tv.hidden = (a.columns.length === 0 && b.columns.length === 0) || !weighed;
     if (!best) {
       e.tvText.textContent = comparable ? C.tvNone : C.tvColumns;
       for (const k of ['row', 'tv', 'peaks']) delete e.tv.dataset[k];

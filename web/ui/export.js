@@ -10,11 +10,14 @@ const CELL = 36;
 // Measured with this browser's fonts, plus slack for a viewer whose fonts run wider.
 const width14 = (text) => textWidth(text, `14px ${FONT}`) * 1.08 + 2;
 
-// -> {source, width, height}. columns: source tokens; rows: [{word, weights}]; caption: lines
-// of text above the matrix (the sentence, its translation, and a Transformer's layer and head).
+// -> {source, width, height}. columns: source tokens; rows: [{word, weights, edited}] (edited:
+// weights given by an attention edit, marked ✎ and outlined dashed, never to pass for the
+// model's own); caption: lines of text above the matrix (the sentence, its translation, and a
+// Transformer's layer and head).
 export function matrixSvg({ columns, rows, caption = [], legend = 'attention weight' }) {
   const lines = [].concat(caption).filter(Boolean);
-  const labelW = Math.max(40, ...rows.map((r) => width14(tokenLabel(r.word)))) + 16;
+  const rowLabel = (r) => `${r.edited ? '✎ ' : ''}${tokenLabel(r.word)}`;
+  const labelW = Math.max(40, ...rows.map((r) => width14(rowLabel(r)))) + 16;
   const headH = Math.max(40, ...columns.map((t) => width14(tokenLabel(t)))) + 16;
   const titleH = lines.length ? 16 + 22 * lines.length : 8;
   const x0 = 16 + labelW;
@@ -44,7 +47,7 @@ export function matrixSvg({ columns, rows, caption = [], legend = 'attention wei
   });
   rows.forEach((r, i) => {
     const y = y0 + i * CELL;
-    svg.append(s('text', { x: x0 - 8, y: y + CELL / 2 + 5, 'text-anchor': 'end', fill: '#111', text: tokenLabel(r.word) }));
+    svg.append(s('text', { x: x0 - 8, y: y + CELL / 2 + 5, 'text-anchor': 'end', fill: r.edited ? '#c2410c' : '#111', text: rowLabel(r) }));
     r.weights.forEach((w, j) => {
       const x = x0 + j * CELL;
       const cell = s('rect', { x, y, width: CELL, height: CELL, fill: viridis(w), 'data-weight': String(w) });
@@ -59,6 +62,8 @@ export function matrixSvg({ columns, rows, caption = [], legend = 'attention wei
     });
   });
   svg.append(s('rect', { x: x0 - 0.5, y: y0 - 0.5, width: gridW + 1, height: rows.length * CELL + 1, fill: 'none', stroke: '#999' }));
+  rows.forEach((r, i) => r.edited && svg.append(s('rect', { x: x0 + 1, y: y0 + i * CELL + 1, width: gridW - 2, height: CELL - 2,
+    fill: 'none', stroke: '#c2410c', 'stroke-width': 2, 'stroke-dasharray': '5 3' })));
 
   // Legend: the scale as 50 slices (a gradient element would need ids, which clash when two
   // exported files are pasted into one document).

@@ -9,10 +9,11 @@
 
 import { isRow } from '../engine/steps.js';
 import { emptyTranslationNote, h } from './dom.js';
+import { ownRow } from './heads.js';
 import { Player, syncControls, wireControls } from './player.js';
 
 // A figure without a Transformer's picker: a step's row is its own attention.
-const OWN_ROWS = { active: false, row: (step) => step.alpha, panelStep: (step) => step, preview() {} };
+const OWN_ROWS = { active: false, row: (step) => step.alpha, ownRow: (step) => ownRow(step, null), panelStep: (step) => step, preview() {} };
 
 export class Figure {
   player;
@@ -25,14 +26,15 @@ export class Figure {
   // controls: {first, back, play, forward, last, speed, position, speedValue?} elements.
   // matrix, panel: an AttentionMatrix and a StepPanel. output: the output line's element. host:
   // the element that carries data-position / data-playing. heads: a Transformer's picked rows
-  // ({active, row(step), panelStep(step), preview(step)}; by default each step's alpha).
+  // ({active, row(step), ownRow(step), panelStep(step), preview(step)}; by default each step's
+  // alpha, and an edited step's ownAlpha). canEdit(): the step panel's weights may be edited.
   // info(): the model's info() (captions), or null. wholeText(): {text, words} of the sentence
   // on show, or null. events: where the `step` event is dispatched (null: none). decodingNote:
   // the position line says while steps are still arriving. onRender({rows, current, step}):
   // what else the embedder draws at each move.
   constructor({ controls, matrix, panel, output, host, strings, heads = OWN_ROWS, info = () => null,
-    wholeText = () => null, events = null, decodingNote = false, onRender = () => {} }) {
-    this.#o = { controls, matrix, panel, output, host, heads, info, wholeText, events, decodingNote, onRender };
+    wholeText = () => null, events = null, decodingNote = false, onRender = () => {}, canEdit = () => false }) {
+    this.#o = { controls, matrix, panel, output, host, heads, info, wholeText, events, decodingNote, onRender, canEdit };
     this.#S = strings;
     this.player = new Player({ onChange: () => this.render() });
     wireControls(controls, this.player);
@@ -55,6 +57,12 @@ export class Figure {
     this.render();
   }
 
+  // The step panel drawn again (whether it may edit changed), the matrix as it is.
+  refreshPanel() {
+    this.#shownStep = undefined;
+    this.render();
+  }
+
   setStrings(S) {
     this.#S = S;
     this.#o.matrix.setStrings(S);
@@ -62,10 +70,13 @@ export class Figure {
     this.render();
   }
 
-  // The rows on show: the steps up to the position that are rows, with the weights drawn.
+  // The rows on show: the steps up to the position that are rows, with the weights drawn (and
+  // for an edited one, the model's own row there).
   rows() {
     const p = this.player;
-    return p.steps.slice(0, p.position + 1).filter(isRow).map((st) => ({ word: st.word, weights: this.#o.heads.row(st) }));
+    const { heads } = this.#o;
+    return p.steps.slice(0, p.position + 1).filter(isRow).map((st) => ({ word: st.word, weights: heads.row(st),
+      edited: Boolean(st.edited), own: st.edited ? (heads.ownRow ? heads.ownRow(st) : OWN_ROWS.ownRow(st)) : null }));
   }
 
   render() {
@@ -113,6 +124,7 @@ export class Figure {
       transformer: heads.active, // one layer and head of many: the captions say so
       guidance: info?.attentionGuidance,
       beam: Boolean(step.beamOnly),
+      editable: !step.beamOnly && this.#o.canEdit(),
     });
   }
 
@@ -120,7 +132,7 @@ export class Figure {
   #dispatchStep(step) {
     const { events, heads } = this.#o;
     if (!events) return;
-    const detail = { index: step.index, word: step.word, weights: Array.from(heads.row(step)), end: !isRow(step) };
+    const detail = { index: step.index, word: step.word, weights: Array.from(heads.row(step)), end: !isRow(step), edited: Boolean(step.edited) };
     events.dispatchEvent(new CustomEvent('step', { detail }));
   }
 

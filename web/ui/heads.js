@@ -47,10 +47,22 @@ export function crossRow(step, sel, key = 'alpha') {
 }
 
 // The step as a view shows it for the selection: its e and alpha those of the chosen layer and
-// head (everything else, c and the candidates, is the step's own).
+// head (everything else, c and the candidates, is the step's own); an edited step's ownAlpha
+// too, the model's own row there.
 export function stepFor(step, sel) {
   if (!step?.cross || !sel) return step;
-  return { ...step, e: crossRow(step, sel, 'e'), alpha: crossRow(step, sel, 'alpha') };
+  const own = step.edited ? { ownAlpha: ownRow(step, sel) } : {};
+  return { ...step, e: crossRow(step, sel, 'e'), alpha: crossRow(step, sel, 'alpha'), ...own };
+}
+
+// An edited step's own row (what its softmax computed, before the edit replaced it) for the
+// selection; null for a step that was not edited. A Transformer's own rows are per layer and
+// head (cross.ownAlpha), picked like crossRow's; an RNN's is the step's ownAlpha.
+export function ownRow(step, sel) {
+  if (!step?.edited) return null;
+  const perHead = step.cross?.ownAlpha;
+  if (!perHead || !sel) return step.ownAlpha ?? null;
+  return crossRow({ alpha: step.ownAlpha, cross: { alpha: perHead } }, sel) ?? step.ownAlpha ?? null;
 }
 
 // A Transformer selfAttention() result's n x n weights (or 'scores') for the selection.

@@ -57,11 +57,12 @@ export class Lockstep {
 }
 
 // The rows one side shows at a player position: its rows among steps 0..position. rowOf(step)
-// gives a row's weights (a Transformer's picked layer and head; by default the step's alpha).
-export function rowsAt(steps, position, side, rowOf = (st) => st.alpha) {
+// gives a row's weights (a Transformer's picked layer and head; by default the step's alpha),
+// ownOf(step) an edited row's own (the model's softmax's, which an attention edit replaced).
+export function rowsAt(steps, position, side, rowOf = (st) => st.alpha, ownOf = (st) => st.ownAlpha ?? null) {
   return steps
     .slice(0, position + 1)
     .map((st) => st[side])
     .filter(isRow)
-    .map((st) => ({ word: st.word, weights: rowOf(st) }));
+    .map((st) => ({ word: st.word, weights: rowOf(st), edited: Boolean(st.edited), own: st.edited ? ownOf(st) : null }));
 }

@@ -4,7 +4,10 @@
 // built inside the given container, and found again through it, never through `document`.
 //
 // Automation hooks (stable): the grid has data-role="matrix"; each row data-row="i"; each cell
-// data-col="j" and data-weight, the exact number the engine computed (as JS prints it).
+// data-col="j" and data-weight, the exact number the engine computed (as JS prints it). A row
+// whose attention was given by an edit (ui/attention-edit.js) has data-edited="true", and the
+// model's own row for it follows as data-own-row="i" (its cells data-own-weight), not a row of
+// the matrix: the edited row is never to be taken for the model's own.
 
 import { clear, fmt, h, tokenLabel } from './dom.js';
 import { inkOn, viridis } from './colormap.js';
@@ -16,23 +19,29 @@ export class AttentionMatrix {
   #root;
   #strings;
   #onFocusCell;
+  #onActivate;
+  #canActivate;
   #grid;
   #desc;
   #table;
   #tbody;
   #tooltip;
   #columns = [];
-  #rows = []; // {word, weights, el}
+  #rows = []; // {word, weights, own (the model's own row of an edited one, or null), el, ownEl}
   #current = -1;
   #focus = { row: 0, col: 0 }; // the roving tab stop
   #hl = null; // {row, col} highlighted now
 
   // container: an element (in a document or a shadow root). onFocusCell({row, col} | null) is
-  // called when the pointer or keyboard focus enters or leaves a cell.
-  constructor(container, { strings, onFocusCell } = {}) {
+  // called when the pointer or keyboard focus enters or leaves a cell; onActivateCell({row,
+  // col}), where given, when a cell is clicked or gets Enter or Space (the pages: "look here
+  // instead", an attention edit), while canActivate() says so (the model has attention to edit).
+  constructor(container, { strings, onFocusCell, onActivateCell = null, canActivate = () => true } = {}) {
     this.#root = container;
     this.#strings = strings;
     this.#onFocusCell = onFocusCell ?? (() => {});
+    this.#onActivate = onActivateCell;
+    this.#canActivate = canActivate;
     const id = `bl-matrix-${++nextId}`;
     this.#desc = h('p', { id: `${id}-desc`, class: 'bl-sr-only' });
     this.#grid = h('div', {
@@ -47,6 +56,7 @@ export class AttentionMatrix {
           if (!this.#grid.contains(e.relatedTarget)) this.#setHighlight(null);
         },
         pointerover: (e) => this.#onCellEvent(e.target),
+        click: (e) => this.#activate(e.target),
         pointerleave: () => {
           const active = this.#root.getRootNode().activeElement;
           if (this.#grid.contains(active)) this.#onCellEvent(active);
@@ -75,7 +85,10 @@ export class AttentionMatrix {
     this.#describe();
     this.#table.querySelector('caption').textContent = strings.tableCaption;
     for (const el of this.#root.querySelectorAll('.bl-corner-text')) el.textContent = strings.corner;
-    for (const r of this.#rows) r.el.querySelectorAll('.bl-cell').forEach((c) => this.#labelCell(c, r));
+    for (const r of this.#rows) {
+      r.el.querySelectorAll('.bl-cell').forEach((c) => this.#labelCell(c, r));
+      this.#labelEdited(r);
+    }
     if (this.#hl) this.#showTooltip(this.#hl);
   }
 
@@ -116,13 +129,13 @@ export class AttentionMatrix {
     return this.#rows.length;
   }
 
-  // rows: [{word, weights}] — the first n rows of the current sentence. Rows already drawn
-  // are kept (their values cannot change within one sentence); extra ones are removed.
+  // rows: [{word, weights, edited, own}] — the first n rows of the current sentence; edited:
+  // the weights were given by an edit, own: the model's own row at that step. Rows already
+  // drawn are kept (their values cannot change within one sentence); extra ones are removed.
   setRows(rows) {
     while (this.#rows.length > rows.length) {
       const r = this.#rows.pop();
-      r.el.remove();
-      r.tr.remove();
+      for (const el of [r.el, r.tr, r.ownEl, r.ownTr]) el?.remove();
     }
     for (let i = this.#rows.length; i < rows.length; i++) this.#addRow(i, rows[i]);
     if (this.#focus.row >= this.#rows.length) this.#focus = { row: Math.max(0, this.#rows.length - 1), col: this.#focus.col };
@@ -154,8 +167,8 @@ export class AttentionMatrix {
     this.#setHighlight(cell, false);
   }
 
-  #addRow(i, { word, weights }) {
-    const row = { word, weights: Array.from(weights) };
+  #addRow(i, { word, weights, edited = false, own = null }) {
+    const row = { word, weights: Array.from(weights), own: edited && own?.length === weights.length ? Array.from(own) : null };
     const cells = row.weights.map((w, j) => {
       const cell = h('span', {
         class: 'bl-cell',
@@ -184,23 +197,58 @@ export class AttentionMatrix {
     for (const c of cells) this.#labelCell(c, row);
     this.#grid.append(row.el);
     this.#tbody.append(row.tr);
+    if (edited) this.#addOwnRow(i, row);
+  }
+
+  // An edited row: marked, and the model's own row drawn under it, smaller, named "own".
+  #addOwnRow(i, row) {
+    row.el.dataset.edited = 'true';
+    if (!row.own) return this.#labelEdited(row);
+    row.ownEl = h('div', { class: 'bl-matrix-row bl-own-row', role: 'row', 'data-own-row': i },
+      h('span', { class: 'bl-rowhead bl-own-head', role: 'rowheader' }),
+      row.own.map((w, j) => h('span', { class: 'bl-own-cell', role: 'gridcell', 'data-col': j, 'data-own-weight': String(w),
+        style: { backgroundColor: viridis(w) } })));
+    row.ownTr = h('tr', {}, h('th', { scope: 'row' }), row.own.map((w) => h('td', { text: fmt(w, 3) })));
+    row.el.after(row.ownEl);
+    row.tr.after(row.ownTr);
+    this.#labelEdited(row);
+  }
+
+  #labelEdited(row) {
+    if (!row.el.dataset.edited) return;
+    const S = this.#strings;
+    row.el.firstChild.dataset.badge = S?.editedBadge ?? 'edited';
+    if (!row.ownEl) return;
+    row.ownEl.firstChild.textContent = S?.ownRow ?? 'own';
+    row.ownEl.setAttribute('aria-label', S?.ownRowLabel?.(tokenLabel(row.word)) ?? 'own');
+    row.ownTr.firstChild.textContent = `${tokenLabel(row.word)} (${S?.ownRow ?? 'own'})`;
+    row.ownEl.querySelectorAll('.bl-own-cell').forEach((c, j) =>
+      c.setAttribute('aria-label', `“${tokenLabel(this.#columns[j])}”: ${S?.ownRow ?? 'own'} ${fmt(row.own[j], 3)}`));
   }
 
   #labelCell(cell, row) {
     const j = Number(cell.dataset.col);
     const w = row.weights[j];
-    cell.setAttribute(
-      'aria-label',
-      `${tokenLabel(this.#columns[j])} → ${tokenLabel(row.word)}: ${this.#strings?.weight ?? 'weight'} ${fmt(w, 3)}`,
-    );
+    const S = this.#strings;
+    const weight = row.own && S?.cellGiven ? S.cellGiven(fmt(w, 3), fmt(row.own[j], 3)) : `${S?.weight ?? 'weight'} ${fmt(w, 3)}`;
+    cell.setAttribute('aria-label', `${tokenLabel(this.#columns[j])} → ${tokenLabel(row.word)}: ${weight}`);
   }
 
   #describe() {
-    if (!this.#strings) return;
-    this.#desc.textContent =
-      this.#columns.length === 0
-        ? this.#strings.matrixEmpty
-        : this.#strings.matrixDescription(this.#rows.length, this.#columns.length);
+    const S = this.#strings;
+    if (!S) return;
+    const help = S.matrixEditHelp && this.#rows.length && this.#activatable ? ` ${S.matrixEditHelp}` : '';
+    this.#desc.textContent = this.#columns.length === 0 ? S.matrixEmpty : S.matrixDescription(this.#rows.length, this.#columns.length) + help;
+  }
+
+  get #activatable() {
+    return Boolean(this.#onActivate) && Boolean(this.#canActivate());
+  }
+
+  #activate(target) {
+    const cell = target?.closest?.('.bl-cell');
+    if (!this.#activatable || !cell || !this.#grid.contains(cell)) return;
+    this.#onActivate({ row: Number(cell.parentElement.dataset.row), col: Number(cell.dataset.col) });
   }
 
   #cellAt({ row, col }) {
@@ -243,13 +291,17 @@ export class AttentionMatrix {
     const el = this.#cellAt({ row, col });
     if (!r || !el) return;
     const w = r.weights[col];
-    this.#tooltip.replaceChildren(
+    const S = this.#strings;
+    // Only real nodes: replaceChildren() would write a null as the text "null".
+    this.#tooltip.replaceChildren(...[
       h('span', { class: 'bl-tip-pair' },
         h('span', { class: 'bl-tip-src', text: tokenLabel(this.#columns[col]) }),
         ' → ',
         h('span', { class: 'bl-tip-tgt', text: tokenLabel(r.word) })),
-      h('span', { class: 'bl-tip-weight', text: `${this.#strings?.weight ?? 'weight'} α = ${fmt(w, 4)}` }),
-    );
+      h('span', { class: 'bl-tip-weight', text: `${(r.own ? S?.tipGiven : S?.weight) ?? 'weight'} α = ${fmt(w, 4)}` }),
+      r.own && S?.tipOwn ? h('span', { class: 'bl-tip-own', 'data-role': 'tip-own', text: S.tipOwn(fmt(r.own[col], 4)) }) : null,
+      this.#activatable && S?.tipEdit ? h('span', { class: 'bl-tip-edit', text: S.tipEdit }) : null,
+    ].filter(Boolean));
     this.#tooltip.hidden = false;
     // Placed above the cell, inside the container (so it works in a shadow root), kept on
     // screen at the edges.
@@ -282,6 +334,11 @@ export class AttentionMatrix {
     };
     if (e.key === 'Escape') {
       this.#tooltip.hidden = true;
+      return;
+    }
+    if ((e.key === 'Enter' || e.key === ' ') && this.#activatable) {
+      e.preventDefault();
+      this.#activate(cell);
       return;
     }
     const to = moves[e.key];

@@ -29,15 +29,16 @@ export class PairSides {
   }
 
   // One side's section: heading, output line, `before`, its matrix, `after` (the view's own
-  // parts); -> the side's record, to which the view may add fields.
-  build(side, { before = [], after = [] } = {}) {
+  // parts); -> the side's record, to which the view may add fields. onActivateCell({row, col}):
+  // a cell of its matrix clicked (an attention edit, ui/matrix.js).
+  build(side, { before = [], after = [], onActivateCell = null } = {}) {
     const s = { columns: [], model: null, pieces: null };
     s.kind = h('span', { class: 'bl-cmp-kind' });
     s.label = h('span', { class: 'bl-cmp-label' });
     s.outputLabel = h('span', { class: 'bl-sr-only' });
     s.output = h('p', { class: 'bl-cmp-output' }, s.outputLabel, h('span', { 'data-role': 'output' }));
     s.matrixRoot = h('div');
-    s.matrix = new AttentionMatrix(s.matrixRoot, { strings: STRINGS.en });
+    s.matrix = new AttentionMatrix(s.matrixRoot, { strings: STRINGS.en, onActivateCell });
     s.el = h('section', { class: 'bl-cmp-side', 'data-role': 'side', 'data-side': side },
       h('h3', { class: 'bl-cmp-head' }, s.kind, ' ', s.label), s.output, before, s.matrixRoot, after);
     this.#sides[side] = s;
@@ -97,12 +98,12 @@ export class PairSides {
   }
 
   // The rows one side shows at the player's position, in its matrix (unless matrix is false)
-  // and its output line; rowOf(step) picks a row's weights (lockstep.js's rowsAt).
-  // -> {shown: [{word, weights}], current (row index or -1)}
-  render(side, { matrix = true, rowOf } = {}) {
+  // and its output line; rowOf(step) picks a row's weights, ownOf(step) an edited one's own
+  // (lockstep.js's rowsAt). -> {shown: [{word, weights, edited, own}], current (row index or -1)}
+  render(side, { matrix = true, rowOf, ownOf } = {}) {
     const s = this.#sides[side];
     const p = this.player;
-    const shown = rowsAt(p.steps, p.position, side, rowOf);
+    const shown = rowsAt(p.steps, p.position, side, rowOf, ownOf);
     const step = p.position >= 0 ? p.steps[p.position]?.[side] : null;
     const current = isRow(step) ? shown.length - 1 : -1;
     if (matrix) {

@@ -6,17 +6,22 @@
 import { isRow, isUnknown, topIsUnknown } from '../engine/steps.js';
 import { clear, fmt, h, tokenLabel } from './dom.js';
 import { diverging, gradientCss, inkOn, viridis } from './colormap.js';
-
+import { weightEditor } from './weight-editor.js';
 
 export class StepPanel {
   #root;
   #strings;
   #last = null;
   #hlCol = -1;
+  #onEdit;
+  #refocus = null; // {step, role, col}: the control to focus again once the edit is drawn
 
-  constructor(container, { strings } = {}) {
+  // onEdit(edit): the student edited the weights (ui/weight-editor.js), where views may be
+  // editable ({editable: true}); the page decodes the edit and shows its step again.
+  constructor(container, { strings, onEdit = null } = {}) {
     this.#root = container;
     this.#strings = strings;
+    this.#onEdit = onEdit;
     clear(container).classList.add('bl-steps');
     container.dataset.role = 'step-panel';
     this.render(null);
@@ -31,7 +36,9 @@ export class StepPanel {
   // transformer: the step is one layer and head of a Transformer's. step is a steps() step
   // ({index, word, e, alpha, c, cNorm, topWords, topProbs, token, topIds, done}); in beam mode
   // only {index, word, alpha} is known, and beam is true. A row of align() (the user's own
-  // French) has forced: true, word the typed token and vocabWord what the model read.
+  // French) has forced: true, word the typed token and vocabWord what the model read. An
+  // edited step (edited: true) has the given weights as alpha and the model's own as ownAlpha;
+  // editable: the weights can be edited here.
   render(view) {
     this.#last = view;
     const S = this.#strings;
@@ -76,15 +83,30 @@ export class StepPanel {
         scoreBars(columns, step.e), 'scores'));
     }
     // How these weights were learned, where training did more than translate (info().attentionGuidance).
-    const weightsCaption = tf ? S.captionWeightsTransformer
+    let weightsCaption = tf ? S.captionWeightsTransformer
       : guidance === 'ibm1-diag' ? `${S.captionWeights} ${S.captionWeightsGuided}` : S.captionWeights;
-    grid.append(section(2, S.stepTitles[1], weightsCaption, weightBars(columns, step.alpha), 'weights'));
+    const editable = Boolean(view.editable && this.#onEdit) && !beam && !isEnd;
+    if (step.edited) weightsCaption = S.captionWeightsEdited;
+    else if (editable) weightsCaption += ` ${S.captionWeightsEdit}`;
+    const commit = editable ? (edit, focus) => {
+      this.#refocus = { step: step.index, ...focus };
+      this.#onEdit(edit);
+    } : null;
+    grid.append(section(2, S.stepTitles[1], weightsCaption,
+      editable || step.edited ? weightEditor(columns, step, S, commit) : weightBars(columns, step.alpha), 'weights'));
     if (!beam) {
       grid.append(section(3, S.stepTitles[2], tf ? S.captionMixTransformer : S.captionMix, context(columns, step, S, tf), 'context'));
       grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));
     }
     root.replaceChildren(h('h3', { class: 'bl-steps-title', text: title }), ...parts, grid);
+    if (step.edited) root.dataset.edited = 'true';
+    else delete root.dataset.edited;
     this.highlightColumn(this.#hlCol);
+    const back = this.#refocus;
+    if (back && back.step === step.index && step.edited) {
+      this.#refocus = null;
+      root.querySelector(`[data-role="${back.role}"][data-col="${back.col}"]`)?.focus();
+    }
   }
 
   // Emphasise one source column's bars (the matrix or the lines are hovering it); -1 clears.
@@ -227,7 +249,8 @@ function context(columns, step, S, tf = false) {
   return h('div', { class: 'bl-context' }, mix, formula, strip, scale, meta);
 }
 
-function candidates(step, S) {
+// The top next-word candidates of a step, its chosen word marked (also the edit view's pair).
+export function candidates(step, S) {
   // A forced word outside the model's top k still gets its line: the user asked about it.
   const extra = step.forced && !step.topIds.includes(step.token)
     ? h('li', { class: 'bl-cand is-chosen is-forced', 'data-prob': String(step.prob) },

@@ -16,6 +16,10 @@
 //   layer, head  a Transformer model (en-fr-transformer): the decoder layer (from 1, default
 //             the last) and head (from 1, or avg: the default, the mean of the layer's heads)
 //             whose cross-attention is drawn; a bad value is ignored with a note (widget/heads.js)
+//   edit      attention edits, separated by spaces: S:J (word S, from 0, looks all at source
+//             column J, from 0) or S:w0,w1,... (its weights); a bad one is left out with a note.
+//             With controls="full" a click on a cell of the matrix (or Enter on it), or the
+//             step panel's weights dragged, writes it (widget/edit.js)
 //   mode      compare: two models' matrices side by side on the same sentence (additive
 //             model-a, default en-fr, and scaled-dot model-b, default en-fr-dot; names or URLs
 //             as for model), decoded in lockstep, with each one's scoring formula, parameter
@@ -28,14 +32,15 @@
 //             panel do not apply to either.
 //
 // Effects, applied in this order: layout (visibility, strings, height), speed, heads (the
-// Transformer's rows drawn), step (where playback rests), load (load and translate again).
+// Transformer's rows drawn), step (where playback rests), edit (the attention edits decoded),
+// load (load and translate again).
 
 import { MAX_BEAM, MAX_TEXT } from '../lib/catalogue.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
 import { PAIR_MODES } from './pair-modes.js';
 
 export const DEFAULT_TEXT = 'The black cat is sleeping.';
-export const EFFECTS = ['layout', 'speed', 'heads', 'step', 'load'];
+export const EFFECTS = ['layout', 'speed', 'heads', 'step', 'edit', 'load'];
 
 const int = (lo, hi) => (value) => {
   if (value === null || !/^\s*\d{1,4}\s*$/.test(value)) return null;
@@ -77,6 +82,7 @@ export const ATTRIBUTES = {
   sentence: { read: (v) => int(1, 1000)(v) ?? 1, effects: ['load'] }, // from 1
   layer: { read: raw, effects: ['heads'] }, // checked against the model (widget/heads.js)
   head: { read: raw, effects: ['heads'] },
+  edit: { read: raw, effects: ['edit'] }, // widget/edit.js reads it
 };
 
 export const OBSERVED = Object.keys(ATTRIBUTES);

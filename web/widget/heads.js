@@ -7,7 +7,7 @@
 // with a note too.
 
 import { HeadPicker } from '../ui/head-picker.js';
-import { AVERAGE, crossRow, defaultSelection, isTransformer, stepFor } from '../ui/heads.js';
+import { AVERAGE, crossRow, defaultSelection, isTransformer, ownRow, stepFor } from '../ui/heads.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
 
 const shown = (v) => JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v);
@@ -78,6 +78,7 @@ export function figureHeads(selected, control) {
       return Boolean(selected());
     },
     row: (step) => crossRow(step, selected()),
+    ownRow: (step) => ownRow(step, selected()),
     panelStep: (step) => stepFor(step, selected()),
     preview: (step) => control.preview(step),
   };

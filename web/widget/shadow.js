@@ -9,8 +9,9 @@ import { MAX_TEXT } from '../lib/catalogue.js';
 import { gradientCss } from '../ui/colormap.js';
 import { h } from '../ui/dom.js';
 import { controlParts } from '../ui/playback-bar.js';
+import { modelKind } from '../ui/transformer-strings.js';
 
-const STYLES = ['ui/ui.css', 'ui/widget.css', 'ui/compare.css', 'ui/bottleneck.css', 'ui/transformer.css'];
+const STYLES = ['ui/ui.css', 'ui/widget.css', 'ui/compare.css', 'ui/bottleneck.css', 'ui/transformer.css', 'ui/edit.css'];
 
 // root: the shadow root; base: where the styles are (next to bahdanau-widget.js); pairNames:
 // the two-model modes, one root each.
@@ -33,12 +34,13 @@ export function buildShadow(root, base, pairNames) {
   e.legendLabel = h('span', { class: 'legend-label', 'data-role': 'legend-label' });
   e.legend = h('div', { class: 'legend', 'aria-hidden': 'true' }, h('span', { text: '0' }),
     h('span', { class: 'legend-bar', style: { background: gradientCss() } }), h('span', { text: '1' }), e.legendLabel);
+  e.editRoot = h('div', { hidden: true }); // attention edits (widget/edit.js)
   e.panelRoot = h('div', {});
   e.panelBox = h('div', { class: 'panel', hidden: true }, e.panelRoot);
   e.status = h('p', { class: 'status', 'data-role': 'status', role: 'status' });
   e.headsNote = h('p', { class: 'heads-note', 'data-role': 'heads-note', hidden: true });
   e.headsRoot = h('div', { 'data-role': 'heads-root' });
-  e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.headsRoot, e.headsNote, e.matrixRoot, e.legend, e.panelBox);
+  e.figure = h('div', { class: 'figure', 'data-role': 'figure' }, e.sentences, e.controls, e.headsRoot, e.headsNote, e.matrixRoot, e.legend, e.editRoot, e.panelBox);
   e.tabs = h('div', { 'data-role': 'sentence-tabs' });
   e.pairRoots = Object.fromEntries(pairNames.map((name) =>
     [name, h('div', { class: 'compare-root', 'data-role': `${name}-root`, hidden: true })]));
@@ -47,6 +49,27 @@ export function buildShadow(root, base, pairNames) {
   const css = (file) => h('link', { rel: 'stylesheet', href: new URL(file, base).href });
   root.append(...STYLES.map(css), e.widget);
   return e;
+}
+
+// The download's progress in the placeholder (p null: starting, size unknown; W: the words).
+export function showProgress(e, p, W) {
+  if (!p) {
+    e.progressLabel.textContent = W.loading;
+    e.progressBar.removeAttribute('value');
+  } else if (p.total) {
+    e.progressBar.max = p.total;
+    e.progressBar.value = p.loaded;
+  }
+}
+
+// The status line: the model, the engine variant and the model's kind (translator null: none).
+export function showStatus(e, translator, label, S, T) {
+  if (!translator) {
+    e.status.textContent = '';
+    return;
+  }
+  e.status.textContent = `${S.modelLabel(label)} · ${S.variantName(translator.engine.variant)} · ${modelKind(S, T, translator.info())}`;
+  e.status.dataset.variant = translator.engine.variant;
 }
 
 // The tree's words in the figure's language: S, strings.js's table; W, widget-strings.js's.
