@@ -7,6 +7,8 @@
 // comparison page edits both models, the widget with controls="full" edits too, a model
 // without attention says it cannot be edited (the recorded measurement's section:
 // edit-findings.test.mjs). Screenshots go to tests/browser/artifacts/attention-edit-*.png.
+// Over 400 lines on purpose: the tests share one browser, one reference translator in Node and
+// one chosen edit (a search over the sentence's cells); split, each file would start and search again.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -83,6 +85,9 @@ async function expectedEdit(edits) {
 }
 
 test('edit= values: what a link keeps reads back; anything else is refused, never thrown on', () => {
+  assert.deepEqual(parseEdits(['2:3+', '4:0.5,0.5+']).edits, [{ step: 2, column: 3, hold: true }, { step: 4, weights: [0.5, 0.5], hold: true }]);
+  assert.equal(formatEdit({ step: 2, column: 3, hold: true }), '2:3+');
+  assert.equal(parseEdits(['2:3++', '2:+', '2:3 +']).edits.length, 0);
   const edits = [{ step: 2, column: 3 }, { step: 4, weights: [0.25, 0.5, 0.25] }];
   assert.deepEqual(parseEdits(edits.map(formatEdit)), { edits, refused: 0 });
   const hostile = ['', ':', '1', '1:', ':1', 'a:1', '1:a', '-1:1', '1:-1', '1:1.5', '1:1e3', '1:0x10', '1:Infinity,1', '1:NaN,1',
@@ -162,6 +167,34 @@ describe('attention edits on the page', { timeout: 900_000 }, () => {
     assert.equal((await again.textContent('[data-role="edit-continuation"]')).trim(), ref.translate(SENTENCE, { edits: [edit] }).text);
     assert.deepEqual([page.problems, again.problems], [[], []]);
     await again.close();
+    await page.close();
+  });
+
+  test('hold: the edit stays on for every later word, each row marked; the link keeps it with a "+"', T, async () => {
+    const page = await decoded();
+    await page.click(cell(edit.step, edit.column));
+    await edited(page, edit.step);
+    assert.equal(await page.isChecked('[data-role="edit-hold"]'), false);
+    await page.check('[data-role="edit-hold"]');
+    await page.waitForSelector('[data-role="edit-held"]');
+    const held = ref.translate(SENTENCE, { edits: [{ ...edit, hold: true }] });
+    await page.click('[data-role="last"]');
+    const rows = await readMatrix(page);
+    assert.equal(rows.length, held.targetTokens.length);
+    assert.deepEqual(held.edited, held.targetTokens.map((_, i) => i).filter((i) => i >= edit.step));
+    for (let i = 0; i < rows.length; i++) {
+      const mark = await page.getAttribute(`[data-role="matrix"] > [data-row="${i}"]`, 'data-edited');
+      assert.equal(mark, i >= edit.step ? 'true' : null, `row ${i}`);
+      if (i >= edit.step) assert.deepEqual(rows[i].weights, oneHot(plain.sourceTokens.length, edit.column), `row ${i}`);
+    }
+    assert.equal((await page.textContent('[data-role="edit-continuation"]')).trim(), held.text);
+    await page.click('[data-role="permalink"]');
+    const link = new URL(await page.inputValue('[data-role="permalink-field"]'));
+    assert.deepEqual(link.searchParams.getAll('edit'), [`${edit.step}:${edit.column}+`]);
+    await page.uncheck('[data-role="edit-hold"]');
+    await page.waitForSelector('[data-role="edit-held"]', { state: 'detached' });
+    assert.equal((await page.textContent('[data-role="edit-continuation"]')).trim(), ref.translate(SENTENCE, { edits: [edit] }).text);
+    assert.deepEqual(page.problems, []);
     await page.close();
   });
 

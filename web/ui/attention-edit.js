@@ -8,8 +8,11 @@
 // the edits before it (the words up to i stay as shown) and drops those after it: the words
 // after i are decoded anew, so an edit there would name a word that may no longer exist.
 //
-// In a link: edit=S:J (step S, column J, both from 0) or edit=S:w0,w1,... (the weights), the
-// parameter repeated for each edit. Links come from anyone: a value that is not exactly this
+// An edit may hold ({hold: true}): the same weights for every later word too, until a later
+// edit takes over (the engine's AttentionEdit.hold).
+//
+// In a link: edit=S:J (step S, column J, both from 0) or edit=S:w0,w1,... (the weights), with
+// a final "+" when it holds, the parameter repeated for each edit. Links come from anyone: a value that is not exactly this
 // is dropped, never thrown on.
 
 export const MAX_EDITS = 8;
@@ -22,20 +25,21 @@ const WEIGHT = /^\d{1,3}(\.\d{1,6})?$/;
 // One edit= value -> an edit, or null for anything else.
 export function parseEdit(value) {
   if (typeof value !== 'string' || value.length > 12 * MAX_COLUMNS) return null;
-  const m = /^(\d{1,4}):(.+)$/.exec(value.trim());
+  const m = /^(\d{1,4}):(.+?)(\+?)$/.exec(value.trim());
   if (!m) return null;
   const step = Number(m[1]);
   if (step > MAX_STEP) return null;
   const rest = m[2];
+  const held = m[3] === '+' ? { hold: true } : {};
   if (INT.test(rest)) {
     const column = Number(rest);
-    return column < MAX_COLUMNS ? { step, column } : null;
+    return column < MAX_COLUMNS ? { step, column, ...held } : null;
   }
   const parts = rest.split(',');
   if (parts.length < 2 || parts.length > MAX_COLUMNS || !parts.every((p) => WEIGHT.test(p))) return null;
   const weights = parts.map(Number);
   if (!weights.every(Number.isFinite) || !weights.some((w) => w > 0)) return null;
-  return { step, weights };
+  return { step, weights, ...held };
 }
 
 // All edit= values of a link -> {edits (in step order, one per step, at most MAX_EDITS),
@@ -55,9 +59,16 @@ export function parseEdits(values) {
 
 // An edit as its edit= value.
 export function formatEdit(edit) {
-  if (Number.isInteger(edit.column)) return `${edit.step}:${edit.column}`;
-  return `${edit.step}:${edit.weights.map(formatWeight).join(',')}`;
+  const held = edit.hold ? '+' : '';
+  if (Number.isInteger(edit.column)) return `${edit.step}:${edit.column}${held}`;
+  return `${edit.step}:${edit.weights.map(formatWeight).join(',')}${held}`;
 }
+
+// The same edit, held for the later words or not.
+export const holding = (edit, hold) => {
+  const { hold: _was, ...rest } = edit;
+  return hold ? { ...rest, hold: true } : rest;
+};
 
 function formatWeight(w) {
   return String(Number(w.toFixed(4)));
@@ -80,7 +91,10 @@ export const beforeLast = (edits) => edits.slice(0, -1);
 
 // What the engine is given: web/lib's AttentionEdit objects.
 export function apiEdits(edits) {
-  return edits.map((e) => (Number.isInteger(e.column) ? { step: e.step, column: e.column } : { step: e.step, weights: e.weights.slice() }));
+  return edits.map((e) => ({
+    ...(Number.isInteger(e.column) ? { step: e.step, column: e.column } : { step: e.step, weights: e.weights.slice() }),
+    ...(e.hold ? { hold: true } : {}),
+  }));
 }
 
 // The given row an edit sets, n columns long.

@@ -9,7 +9,7 @@
 
 import { EditView } from './edit-view.js';
 import { EDIT_STRINGS } from './edit-strings.js';
-import { beforeLast, fitEdits, formatEdit, unapplied, withEdit } from './attention-edit.js';
+import { beforeLast, fitEdits, formatEdit, holding, unapplied, withEdit } from './attention-edit.js';
 
 export class EditMode {
   #view;
@@ -33,7 +33,8 @@ export class EditMode {
     this.#cb = { decode, show, error, changed, refresh };
     this.#lang = lang;
     const onReset = () => this.reset();
-    this.#view = makeView ? makeView(onReset) : new EditView(container, { lang, onReset });
+    const onHold = (on) => this.hold(on);
+    this.#view = makeView ? makeView(onReset) : new EditView(container, { lang, onReset, onHold });
   }
 
   get edits() {
@@ -111,6 +112,13 @@ export class EditMode {
       return;
     }
     await this.#run(withEdit(this.#edits, edit), []);
+  }
+
+  // The last edit held for the words after it (on), or for its own word only.
+  async hold(on) {
+    if (this.#status !== 'ok' || this.#edits.length === 0) return;
+    const last = this.#edits[this.#edits.length - 1];
+    await this.#run([...beforeLast(this.#edits), holding(last, on)], []);
   }
 
   // Back to the rows without edits, at the word that was edited last.

@@ -20,10 +20,12 @@ export class EditView {
   #lang = 'en';
   #state = { status: 'off' };
   #onReset;
+  #onHold;
 
-  constructor(container, { lang = 'en', onReset }) {
+  constructor(container, { lang = 'en', onReset, onHold = null }) {
     this.#root = container;
     this.#onReset = onReset;
+    this.#onHold = onHold;
     container.classList.add('bl-edit');
     container.dataset.role = 'edit-view';
     this.setLang(lang);
@@ -53,9 +55,20 @@ export class EditView {
     root.replaceChildren(
       h('h3', { class: 'bl-edit-title', text: E.title }),
       ...this.#active(state, E),
+      ...this.#holdBox(state.edits, E),
       ...notes,
       h('button', { type: 'button', class: 'bl-edit-reset', 'data-role': 'edit-reset', text: E.reset, on: { click: () => this.#onReset() } }),
     );
+  }
+
+  // "Keep it for the words after": the last edit held (AttentionEdit.hold), or not.
+  #holdBox(edits, E) {
+    if (!this.#onHold || !edits?.length) return [];
+    const held = Boolean(edits[edits.length - 1].hold);
+    const box = h('input', { type: 'checkbox', 'data-role': 'edit-hold', on: { change: (ev) => this.#onHold(ev.target.checked) } });
+    box.checked = held;
+    return [h('label', { class: 'bl-edit-hold' }, box, ' ', E.hold),
+      ...(held ? [h('p', { class: 'bl-edit-note', 'data-role': 'edit-held', text: E.held })] : [])];
   }
 
   #active({ edits, columns, before, after, transformer }, E) {
