@@ -1,0 +1,96 @@
+"""Golden fixture for the C++ core's training (src/core/train_model.cpp, adam.cpp, trainer.cpp).
+
+  tests/fixtures/tiny-train.json: for each tiny f32 RNN model of scripts/nmt/golden.py (as
+  stored), the teacher-forced loss of one fixed padded batch, every parameter's gradient (by
+  the file's tensor names, docs/model-format.md), and the losses of 50 Adam steps (lr 1e-2,
+  PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn.
+
+The loss is train.loss_of's: mean cross-entropy over the non-pad target tokens, no dropout, no
+label smoothing. Run from the repository root:
+  PYTHONPATH=scripts /usr/bin/python3 -m nmt.golden_train
+"""
+import json
+import os
+import random
+
+import torch
+
+from . import data, export, golden, train
+
+FIX = golden.FIX
+OUT = "tiny-train.json"
+MODELS = ("tiny-additive", "tiny-scaled_dot", "tiny-none", "tiny-additive-cgru",
+          "tiny-scaled_dot-cgru", "tiny-none-cgru")
+LR, CLIP, ADAM_STEPS = 1e-2, 1.0, 50
+
+
+def pairs(rng, count, vs, vt):
+    """(source ids, target ids) without </s> and <s>: ids from <unk> up, lengths 0..6 / 0..5
+    so batches are padded (one source of length 0 reads </s> alone)."""
+    out = []
+    for _ in range(count):
+        ns, nt = rng.randint(0, 6), rng.randint(0, 5)
+        out.append({"src": [rng.randint(data.UNK, vs - 1) for _ in range(ns)],
+                    "tgt": [rng.randint(data.UNK, vt - 1) for _ in range(nt)]})
+    return out
+
+
+def loss_of(model, batch):
+    items = [data.Pair("", "", [], [], p["src"], p["tgt"]) for p in batch]
+    return train.loss_of(model, items)
+
+
+def grads_of(model):
+    """File tensor name -> flat gradient list, through export.to_tensors' naming."""
+    saved = {n: p.data.clone() for n, p in model.named_parameters()}
+    with torch.no_grad():  # to_tensors reads the state dict: put the gradients there
+        for n, p in model.named_parameters():
+            p.data.copy_(p.grad)
+    out = {k: [float("%.8g" % x) for x in v.reshape(-1).tolist()]
+           for k, v in export.to_tensors(model).items()}
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            p.data.copy_(saved[n])
+    return out
+
+
+def record(name, batch, adam_batches):
+    model, _ = export.load_model(os.path.join(FIX, name + "-f32.safetensors"))
+    model.train()  # dropout is 0 in the loaded config: train() changes nothing but the mode
+    model.zero_grad()
+    loss = loss_of(model, batch)
+    loss.backward()
+    rec = {"model": name + "-f32.safetensors", "loss": float(loss), "grads": grads_of(model)}
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    losses = []
+    for k in range(ADAM_STEPS):
+        opt.zero_grad()
+        loss = loss_of(model, adam_batches[k % len(adam_batches)])
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP)
+        opt.step()
+        losses.append(float(loss))
+    rec["adam_losses"] = losses
+    return rec
+
+
+def build():
+    torch.set_num_threads(1)
+    cfg = export.load_model(os.path.join(FIX, MODELS[0] + "-f32.safetensors"))[1]["cfg"]
+    vs, vt = cfg["src_vocab"], cfg["tgt_vocab"]
+    rng = random.Random(25)
+    batch = pairs(rng, 4, vs, vt)
+    adam_batches = [pairs(rng, 3, vs, vt) for _ in range(4)]
+    return {"lr": LR, "clip": CLIP, "batch": batch, "adam_batches": adam_batches,
+            "models": [record(m, batch, adam_batches) for m in MODELS]}
+
+
+def write(fix=None):
+    doc = build()
+    with open(os.path.join(fix or FIX, OUT), "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    print("wrote", OUT)
+
+
+if __name__ == "__main__":
+    write()
