@@ -124,7 +124,8 @@ def markdown(doc):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="scripts/attention-edits", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="scripts/attention-edits",
+                                 description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", nargs="+",
                     default=[os.path.join(data.ROOT, "models", m + ".safetensors") for m in MODELS])
     ap.add_argument("--align", default=os.path.join(data.ROOT, "models", "eval", "align-gold.tsv"))
