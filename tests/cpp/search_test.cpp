@@ -132,9 +132,13 @@ TEST(Limits, TooLongInputIsRefusedClearly) {
   EXPECT_FALSE(tr->start(s, bl::TranslateParams{}, &err));
   s.resize(64 * 4);  // exactly 64 tokens is fine
   EXPECT_TRUE(tr->translate(s, bl::TranslateParams{}, &t, &err)) << err;
-  // 100 KB of text: refused, quickly, with the same message shape
+  // 100 KB of text: refused before it is tokenized, by the bound on one call's text
   std::string big(100 * 1024, 'a');
   for (size_t i = 5; i < big.size(); i += 6) big[i] = ' ';
+  EXPECT_FALSE(tr->translate(big, bl::TranslateParams{}, &t, &err));
+  EXPECT_NE(err.find("text has 102400 characters; at most 2000"), std::string::npos) << err;
+  // under that bound, the model's own token limit
+  big.resize(2000);
   EXPECT_FALSE(tr->translate(big, bl::TranslateParams{}, &t, &err));
   EXPECT_NE(err.find("this model reads at most 64"), std::string::npos) << err;
 }
