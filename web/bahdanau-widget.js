@@ -21,11 +21,11 @@ import { AttentionMatrix } from './ui/matrix.js';
 import { SentenceTabs } from './ui/sentence-tabs.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
-import { TRANSFORMER_STRINGS, isMissingModel } from './ui/transformer-strings.js';
+import { TRANSFORMER_STRINGS } from './ui/transformer-strings.js';
 import { whenNear } from './ui/when-near.js';
 import { WIDGET_STRINGS } from './ui/widget-strings.js';
 import { ATTRIBUTES, DEFAULT_TEXT, EFFECTS, OBSERVED, attr } from './widget/attributes.js';
-import { explain, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
+import { explain, modelError, resolveWidgetModel, sharedTranslator } from './widget/engines.js';
 import { HeadsControl, figureHeads, headsLines, widgetHeads } from './widget/heads.js';
 import { PAIR_MODES, pairHost } from './widget/pair-modes.js';
 import { buildShadow, labelShadow, showProgress, showStatus } from './widget/shadow.js';
@@ -245,8 +245,7 @@ export class AttentionTranslator extends HTMLElement {
         translator = await loading;
       } catch (err) {
         if (this.#loading !== loading) return;
-        const missing = isMissingModel(err) ? `${TRANSFORMER_STRINGS[this.#lang].modelMissing(model.label)} ` : '';
-        this.#showError(`${missing}${model.label}: ${explain(err, this.#W)}`);
+        this.#showError(modelError(err, model, this.#W, this.#lang));
         return;
       }
       if (this.#loading !== loading) return; // the model changed meanwhile
@@ -307,6 +306,7 @@ export class AttentionTranslator extends HTMLElement {
   #pairMode(name) {
     this.#pairs[name] ??= new PAIR_MODES[name].Mode(this.#el.pairRoots[name], pairHost(this, this.#el, {
       strings: () => this.#W,
+      lang: () => this.#lang,
       setState: (state) => this.#setState(state),
       showError: (message) => this.#showError(message),
       progress: (p) => this.#progress(p),

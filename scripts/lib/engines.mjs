@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEFAULT_MODEL = path.join(ROOT, 'models', 'en-fr.safetensors');
+// models/ in a clone; web/models/ in an installed npm package (scripts/lib/prepack.mjs).
+export const DEFAULT_MODEL = [path.join(ROOT, 'models', 'en-fr.safetensors'), path.join(ROOT, 'web', 'models', 'en-fr.safetensors')]
+  .find((f) => existsSync(f)) ?? path.join(ROOT, 'models', 'en-fr.safetensors');
 export const NATIVE_CLI = path.join(ROOT, 'build', 'native', 'bahdanau-translate');
 export const ENGINES = ['wasm-simd', 'wasm-scalar', 'native'];
 

@@ -35,32 +35,73 @@ before(() => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the tarball holds the engine, the API, the CLI and the default model, and nothing else', () => {
+// web/bahdanau-widget.js and every module it imports, statically or not (relative specifiers).
+function widgetModules() {
+  const seen = new Set();
+  const todo = ['web/bahdanau-widget.js'];
+  while (todo.length) {
+    const f = todo.pop();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const code = readFileSync(path.join(ROOT, f), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    for (const m of code.matchAll(/(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]/g)) {
+      todo.push(path.posix.normalize(path.posix.join(path.posix.dirname(f), m[1] ?? m[2])));
+    }
+  }
+  return [...seen];
+}
+
+test('the tarball holds the engine, the API, the CLI, the widget and its models, and nothing else', () => {
   const files = tarball.files.map((f) => f.path).sort();
+  const widget = widgetModules();
+  assert.ok(widget.length > 40 && widget.includes('web/widget/engines.js') && widget.includes('web/lib/bahdanau.js'));
+  const styles = [...readFileSync(path.join(ROOT, 'web/widget/shadow.js'), 'utf8').matchAll(/'(ui\/[\w-]+\.css)'/g)].map((m) => `web/${m[1]}`);
+  assert.ok(styles.includes('web/ui/widget.css'));
   for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/dist/bahdanau-relaxed.wasm',
+    'web/dist/bahdanau-simd.js', 'web/dist/bahdanau-scalar.js',
     'web/lib/bahdanau.js', 'web/lib/relaxed.js', 'web/lib/edits.js', 'scripts/lib/attend-args.mjs',
-    'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'models/en-fr.safetensors', 'README.md', 'LICENSE']) {
+    'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'README.md', 'LICENSE', 'web/engine/worker.js',
+    'web/models/en-fr.safetensors', 'web/models/en-fr-dot.safetensors', 'web/models/en-fr-noattn.safetensors',
+    'web/models/README.md', ...widget, ...styles]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   assert.deepEqual(files.filter((f) => /^(tests|build|src|shared)\//.test(f) || /f32\.safetensors$/.test(f)), []);
-  assert.equal(files.filter((f) => f.endsWith('.safetensors')).length, 1, 'other models stay opt-in by path');
+  assert.deepEqual(files.filter((f) => f.endsWith('.safetensors')), ['web/models/en-fr-dot.safetensors',
+    'web/models/en-fr-noattn.safetensors', 'web/models/en-fr.safetensors'], 'the default model and those of the two-model modes');
+  assert.deepEqual(files.filter((f) => f.endsWith('.html')), [], 'no pages: the widget only');
   assert.equal(statSync(tarball.path).size, tarball.size);
-  assert.ok(tarball.size < 8 << 20, `the tarball is ${tarball.size} bytes`);
+  assert.ok(tarball.size < 20 << 20, `the tarball is ${tarball.size} bytes`);
+  console.log(`# package: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${files.length} files`);
 });
 
-test('import by package name translates as the repository API does', async () => {
+test('import by package name translates as the repository API does: no model, or one by name, from any working directory', async () => {
   const code = `import { createTranslator, MAX_BEAM } from 'bahdanau-live';
-const tr = await createTranslator({ model: new URL('./node_modules/bahdanau-live/models/en-fr.safetensors', import.meta.url) });
+const tr = await createTranslator();
 const r = tr.translate('I am cold.');
-console.log(JSON.stringify({ text: r.text, engine: tr.info().engine, beam: MAX_BEAM }));
+const named = {};
+for (const name of ['en-fr', 'en-fr-dot', 'en-fr-noattn']) {
+  const t = await createTranslator({ model: name });
+  named[name] = [t.info().scoring, t.translate('I am cold.').text];
+  t.dispose();
+}
+let missing;
+try { await createTranslator({ model: 'en-fr-transformer' }); } catch (e) { missing = e.message; }
+console.log(JSON.stringify({ text: r.text, engine: tr.info().engine, beam: MAX_BEAM, named, missing }));
 tr.dispose();`;
   writeFileSync(path.join(dir, 'use.mjs'), code);
-  const r = sh(process.execPath, ['use.mjs'], dir);
+  const elsewhere = mkdtempSync(path.join(tmpdir(), 'bahdanau-cwd-')); // not the project's folder
+  const r = sh(process.execPath, [path.join(dir, 'use.mjs')], elsewhere);
+  rmSync(elsewhere, { recursive: true, force: true });
   assert.equal(r.status, 0, r.stderr);
   const got = JSON.parse(r.stdout);
   const tr = await translator(readFileSync(DEFAULT_MODEL), 'wasm-simd');
-  assert.deepEqual(got, { text: tr.translate('I am cold.').text, engine: 'wasm-simd', beam: 16 });
+  const text = tr.translate('I am cold.').text;
   tr.dispose();
+  assert.deepEqual({ ...got, named: undefined, missing: undefined }, { text, engine: 'wasm-simd', beam: 16, named: undefined, missing: undefined });
+  assert.deepEqual(got.named['en-fr'], ['additive', text]);
+  assert.equal(got.named['en-fr-dot'][0], 'scaled_dot');
+  assert.equal(got.named['en-fr-noattn'][0], 'none');
+  assert.match(got.missing, /^cannot read model en-fr-transformer: it is not in this copy of bahdanau-live \(looked for .*node_modules\/bahdanau-live\/web\/models\/en-fr-transformer\.safetensors\)/);
 });
 
 test('npx bahdanau-live translates with the packaged model; the native engine says it is not packaged', () => {
@@ -75,7 +116,10 @@ test('npx bahdanau-live translates with the packaged model; the native engine sa
 
 test('the TypeScript declarations type a real use, and catch a wrong one', () => {
   const good = `import { createTranslator, type AttentionEdit, type Step, type Translation } from 'bahdanau-live';
-const tr = await createTranslator({ model: 'node_modules/bahdanau-live/models/en-fr.safetensors', simd: 'auto' });
+const tr = await createTranslator({ model: 'en-fr', simd: 'auto' });
+const byDefault = await createTranslator();
+byDefault.dispose();
+(await createTranslator({ model: null, simd: false })).dispose();
 const t: Translation = tr.translate('The black cat.', { beam: 4 });
 const rows: number[][] = t.attention;
 for await (const s of tr.steps('The cat.', { topK: 3 })) { const a: number[] = s.alpha; const w: string = s.word; void a; void w; }

@@ -24,8 +24,13 @@ export const MAX_MODEL_BYTES: 268435456;
 export function simdSupported(): boolean;
 
 export interface CreateOptions {
-  /** A URL (browser, worker), a file path (Node) or the model file's bytes. */
-  model: string | URL | ArrayBuffer | ArrayBufferView;
+  /**
+   * A model name, resolved against the package itself (never the working directory or the
+   * page): 'en-fr' (the default, when left out), 'en-fr-dot' and 'en-fr-noattn' are in the npm
+   * package; the others only on a site or in a clone. Or a URL (browser, worker), a file path
+   * (Node) or the model file's bytes.
+   */
+  model?: ModelName | (string & {}) | URL | ArrayBuffer | ArrayBufferView | null;
   /** 'auto' picks wasm-simd where supported; true requires it; false forces wasm-scalar. */
   simd?: 'auto' | boolean;
   /** An int8 model's products through relaxed SIMD where the engine runs it ('auto'), required
@@ -38,8 +43,13 @@ export interface CreateOptions {
   dist?: string | URL;
 }
 
-/** Loads the engine and the model. Rejects with an Error that says what was wrong. */
-export function createTranslator(options: CreateOptions): Promise<Translator>;
+/** The models known by name (web/lib/catalogue.js). */
+export type ModelName = 'en-fr' | 'en-fr-dot' | 'en-fr-noattn' | 'en-fr-f32' | 'en-fr-transformer'
+  | 'en-fr-transformer-f32' | 'tiny' | 'tiny-int8' | 'tiny-dot' | 'tiny-none' | 'tiny-transformer';
+
+/** Loads the engine and the model (the packaged en-fr when none is given). Rejects with an
+ * Error that says what was wrong. */
+export function createTranslator(options?: CreateOptions | null): Promise<Translator>;
 
 export interface ModelInfo {
   srcLang: 'en' | 'fr';

@@ -1,7 +1,7 @@
 // bahdanau-live's JavaScript API: one for the page, the widget and Node.
 //
 //   import { createTranslator } from './web/lib/bahdanau.js';
-//   const tr = await createTranslator({ model: 'models/en-fr.safetensors' });
+//   const tr = await createTranslator();  // the packaged en-fr; or {model: 'en-fr-dot'}, a URL, a path, bytes
 //   tr.translate('The black cat is sleeping.');  // {text, sourceTokens, targetTokens, attention, ...}
 //   for await (const step of tr.steps('The black cat is sleeping.')) draw(step);
 //   tr.align('The black cat is sleeping.', 'Le chat noir dort.');  // {steps, logProb, ...}
@@ -23,7 +23,7 @@
 // read or copied in, and a file path must name a regular file.
 
 import { MAX_TEXT_CHARS, checkInt, describe, optionsArg, textTooLong } from './args.js';
-import { ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_EDITS, MAX_LEN } from './catalogue.js';
+import { DEFAULT_MODEL, ENGINE_MAX_BEAM as MAX_BEAM, MAX_BATCH, MAX_EDITS, MAX_LEN } from './catalogue.js';
 import { checkOneSentence, editsArg } from './edits.js';
 import { nextTask } from './env.js';
 import { liveObjects, own, release } from './handles.js';
@@ -36,16 +36,16 @@ export { MAX_MODEL_BYTES, simdSupported };
 export { MAX_BATCH, MAX_BEAM, MAX_EDITS, MAX_LEN }; // the engine's bounds (catalogue.js)
 export { MAX_TEXT_CHARS }; // one call's text (args.js)
 
-// model: a URL, a file path (Node) or the file's bytes. simd: 'auto' | true | false.
+// model: a name ('en-fr', the default when left out or null; 'en-fr-dot', ...: resolved against
+// this package, never the working directory or the page: model-cache.js), a URL, a file path
+// (Node) or the file's bytes. simd: 'auto' | true | false.
 // relaxed: 'auto' | true | false: the int8 products through relaxed SIMD (web/lib/relaxed.js)
 // where the engine supports it, required, or never; the results are the same. onProgress({loaded, total}) follows the model download. dist: where the engine files are
 // (web/dist by default).
 export async function createTranslator(options) {
-  const { model, simd = 'auto', relaxed = 'auto', onProgress, dist } =
+  const { model: given, simd = 'auto', relaxed = 'auto', onProgress, dist } =
     optionsArg(options, 'createTranslator');
-  if (model === undefined || model === null) {
-    throw new TypeError('createTranslator: model is required (a URL, a file path or bytes)');
-  }
+  const model = given ?? DEFAULT_MODEL;
   if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
     throw new TypeError(`createTranslator: relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
   }

@@ -22,6 +22,9 @@ export const MODELS = {
   'tiny-transformer': { url: 'fixtures/tiny-transformer-f32.safetensors', label: 'tiny Transformer test model (random weights)' },
 };
 export const DEFAULT_MODEL = 'en-fr';
+// The models the npm package carries (at web/models/, scripts/lib/prepack.mjs): the default and
+// the two the widget's two-model modes need (compare, bottleneck). Others are on the site only.
+export const PACKAGED_MODELS = ['en-fr', 'en-fr-dot', 'en-fr-noattn'];
 // Two models side by side: compare.html and mode="compare" (additive, scaled dot); why.html and
 // mode="bottleneck" (without attention, with it).
 export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];

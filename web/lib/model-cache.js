@@ -1,7 +1,9 @@
-// Model bytes from a URL (streamed, with progress), a file path (Node), or bytes the caller
-// already has. Each URL or file is read once per page or process, however many translators
-// and widgets ask for it: the promise is cached, and late askers join its progress reports.
+// Model bytes from a model name (byName below), a URL (streamed, with progress), a file path
+// (Node), or bytes the caller already has. Each URL or file is read once per page or process,
+// however many translators and widgets ask for it: the promise is cached, and late askers join
+// its progress reports.
 
+import { MODELS } from './catalogue.js';
 import { isNode } from './env.js';
 
 // The largest model accepted, in bytes: 256 MiB, as the native CLI's bl::kMaxModelBytes. The
@@ -61,7 +63,32 @@ function report(entry, loaded, total) {
   for (const listener of entry.listeners) listener({ loaded, total });
 }
 
+// A model name from the catalogue ('en-fr', 'en-fr-dot', ...) resolves against this file's own
+// URL, never the working directory or the host page: in a browser or worker, web/ + its
+// catalogue path (the page's URL space, and the npm package as a CDN serves it: web/models/);
+// in Node, models/ in a clone, else web/models/ in an installed package (or tests/fixtures/ for
+// the tiny test models, in a clone). -> {key, path} or {key, url}, or null when model is not a name.
+async function byName(model) {
+  if (typeof model !== 'string' || !Object.hasOwn(MODELS, model)) return null;
+  const rel = MODELS[model].url;
+  if (!isNode) {
+    const url = new URL(rel, new URL('../', import.meta.url)).href;
+    return { key: url, url };
+  }
+  const { fileURLToPath } = await import('node:url');
+  const { existsSync } = await import('node:fs');
+  const inClone = rel.startsWith('fixtures/') ? `../../tests/${rel}` : `../../${rel}`;
+  const tried = [inClone, `../${rel}`].map((r) => fileURLToPath(new URL(r, import.meta.url)));
+  const path = tried.find((f) => existsSync(f));
+  if (!path) {
+    throw new Error(`cannot read model ${model}: it is not in this copy of bahdanau-live (looked for ${tried.join(' and ')})`);
+  }
+  return { key: path, path };
+}
+
 async function locate(model) {
+  const named = await byName(model);
+  if (named) return named;
   const text = String(model);
   if (isNode) {
     const { resolve } = await import('node:path');

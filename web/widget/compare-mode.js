@@ -113,7 +113,7 @@ export class CompareMode {
       } catch (e) {
         if (!live()) return;
         const side = SIDES.includes(e?.side) ? e.side : 'a';
-        host.showError(`${models[side].label}: ${host.explain(e?.side ? e.error : e)}`);
+        host.showError(host.modelError(e?.side ? e.error : e, models[side]));
         this.#models = { a: null, b: null };
         return;
       }

@@ -14,6 +14,7 @@
 
 import { DEFAULT_MODEL, MODELS } from '../lib/catalogue.js';
 import { createTranslator } from '../lib/bahdanau.js';
+import { MODEL_MESSAGES } from './messages.js';
 
 const HERE = new URL('../', import.meta.url); // where bahdanau-widget.js is
 const DIST = new URL('dist/', HERE);
@@ -62,11 +63,25 @@ export function explain(error, W) {
   return text;
 }
 
-// A model attribute: a name from MODELS (next to bahdanau-widget.js), or an http(s) URL resolved
-// against the host page. Anything else (javascript:, data:, …) is refused.
+// The error box's words for a model that failed to load. model: resolveWidgetModel's {name,
+// url, label, named}; W: widget-strings.js's table; lang: en or zh. A 404 says where it looked,
+// in words of its own; anything else is the model's label and explain()'s words.
+export function modelError(error, model, W, lang) {
+  const text = String(error?.message ?? error);
+  if (/cannot download model .*HTTP 404/.test(text)) {
+    const M = MODEL_MESSAGES[lang] ?? MODEL_MESSAGES.en;
+    return model.named ? M.nameNotFound(model.name, model.url) : M.pathNotFound(model.url);
+  }
+  return `${model.label}: ${explain(error, W)}`;
+}
+
+// A model attribute: a name from MODELS, resolved against bahdanau-widget.js's own URL (so on a
+// CDN, models/NAME comes from the same package version, never from the host page), or an http(s)
+// URL or path resolved against the host page. Anything else (javascript:, data:, …) is refused.
+// -> {name, url, label, named} or null.
 export function resolveWidgetModel(value) {
   const v = (value ?? '').trim() || DEFAULT_MODEL;
-  if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label };
+  if (Object.hasOwn(MODELS, v)) return { name: v, url: new URL(MODELS[v].url, HERE).href, label: MODELS[v].label, named: true };
   let url;
   try {
     url = new URL(v, document.baseURI);
@@ -74,5 +89,5 @@ export function resolveWidgetModel(value) {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return { name: v, url: url.href, label: v };
+  return { name: v, url: url.href, label: v, named: false };
 }

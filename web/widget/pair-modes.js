@@ -4,7 +4,7 @@
 
 import { BOTTLENECK_DEFAULTS, BottleneckMode } from './bottleneck-mode.js';
 import { COMPARE_DEFAULTS, CompareMode } from './compare-mode.js';
-import { explain, sharedTranslator } from './engines.js';
+import { explain, modelError, sharedTranslator } from './engines.js';
 
 export const PAIR_MODES = {
   compare: { Mode: CompareMode, defaults: COMPARE_DEFAULTS },
@@ -15,12 +15,13 @@ export const PAIR_MODES = {
 // set its state and error box, show the download's progress, write its status line and its
 // playback hooks, and load models through the page-wide translators. element: the
 // <attention-translator>; parts: its shadow tree's (widget/shadow.js); the rest, its own
-// methods (strings(): widget-strings.js's table).
-export function pairHost(element, parts, { strings, setState, showError, progress }) {
+// methods (strings(): widget-strings.js's table; lang(): en or zh).
+export function pairHost(element, parts, { strings, lang, setState, showError, progress }) {
   return {
     dispatch: (name, detail) => element.dispatchEvent(new CustomEvent(name, { detail })),
     load: sharedTranslator,
     explain: (err) => explain(err, strings()),
+    modelError: (err, model) => modelError(err, model, strings(), lang()),
     strings,
     setState,
     showError,
