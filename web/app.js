@@ -7,6 +7,7 @@ import { forcedSteps } from './engine/steps.js';
 import { EXAMPLES, titleExamples } from './app/examples.js';
 import { restoreText, wireTextBox } from './app/text-box.js';
 import { ForceMode } from './app/force.js';
+import { FixedContext } from './app/fixed-context.js';
 import { PageEdits } from './app/edits.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { figureSvg, wireExport } from './app/export-actions.js';
@@ -36,9 +37,8 @@ const app = $('app');
 const input = $('source-input');
 const params = readParams(location);
 
-// What changes while the page is open, in one place. The pending* values come from a
-// permalink and are used once: the word to stop at once decoded, the French to align then,
-// and the sentence of a paragraph on show.
+// What changes while the page is open, in one place. The pending* values come from a permalink
+// and are used once: the word to stop at, the French to align, the paragraph's sentence on show.
 const state = {
   lang: params.lang,
   S: STRINGS[params.lang],
@@ -61,6 +61,7 @@ const lines = new AlignmentView($('lines-root'), { strings: state.S, onFocusCell
 // A Transformer's layer x head picker and encoder self-attention (app/transformer.js): a pick
 // redraws the rows from the steps already decoded.
 const tf = new TransformerParts($('heads-root'), $('encoder-root'), { lang: state.lang, want: params.heads, onPick: () => figure.reset() });
+const fixed = new FixedContext($('fixed-root'), { app, hint: $('force-form').querySelector('.hint'), lang: state.lang }); // no attention: c
 const figure = new Figure({
   controls: {
     first: $('first'), back: $('step-back'), play: $('play'), forward: $('step-forward'), last: $('last'),
@@ -144,12 +145,12 @@ async function loadModel() {
     state.engine = await state.client.load({ model: params.model.url, simd: params.simd, onProgress: (p) => progress.show(p, state.S) });
   } catch (e) {
     state.engine = null;
-    tf.setInfo(null);
+    tf.setInfo(null), fixed.setInfo(null);
     const missing = isMissingModel(e) ? `${TRANSFORMER_STRINGS[state.lang].modelMissing(params.model.label)} ` : '';
     finishLoadingWithError(loadErrorTitle(e, state.S), `${missing}${params.model.label}: ${e.message}`);
     return;
   }
-  tf.setInfo(state.engine.info);
+  tf.setInfo(state.engine.info), fixed.setInfo(state.engine.info);
   progress.hide();
   setState('ready');
   renderStatus();
@@ -268,8 +269,7 @@ function replaceRows(steps, rowPieces) {
   player.finish();
 }
 
-// The whole sentence on show: the user's French when aligning it, else the model's (after an
-// edit, as the model went on).
+// The whole sentence on show: the user's French when aligning it, else the model's (as edited).
 function shownText() {
   if (force.active) return { text: force.active.french, words: force.active.result.targetTokens.length - 1 };
   const r = edits.run?.result ?? state.sentence?.result;
@@ -285,12 +285,13 @@ function renderViews({ rows, current }) {
   $('empty').hidden = rows.length > 0 || columns.length > 0;
   if (!$('lines-root').closest('.view').hidden) lines.render({ columns, rows, current });
   for (const r of ['export-svg', 'export-png', 'permalink']) $(r).disabled = columns.length === 0;
+  fixed.render(player);
   const whole = shownText();
   if (player.atEnd && whole && player.position >= 0) $('announce').textContent = `${state.S.translation}: ${whole.text}`;
 }
 
 function renderSource() {
-  renderSourceTokens($('source-tokens'), state.sentence?.sourceTokens ?? []);
+  renderSourceTokens($('source-tokens'), state.sentence?.sourceTokens ?? [], state.sentence?.result?.sourceIds, state.S);
 }
 
 function renderBeam() {
@@ -301,10 +302,10 @@ function renderStatus() {
   showStatus($('status'), state.S, TRANSFORMER_STRINGS[state.lang], state.engine, params, state.sentence?.msPerWord);
 }
 
-// "This model reads English: 3 of 3 words are unknown to it", when the input does not look
-// like English (app/input-check.js); the translation and its matrix still show.
+// The note under the translation (app/input-check.js): not English, or the words it does not know.
 function renderInputNote() {
   showInputNote($('input-note'), state.sentence, state.S);
+  renderSource(); // the words it does not know marked, once the ids are known
 }
 
 // One pair highlighted everywhere: the two sentences, the other view, the step panel.
@@ -328,7 +329,7 @@ function setLanguage(next) {
   lines.setStrings(state.S);
   force.setStrings(state.S);
   paragraph.setStrings(state.S);
-  tf.setLang(state.lang);
+  tf.setLang(state.lang), fixed.setLang(state.lang);
   menu.setLang(state.lang);
   edits.setLang(state.lang);
   renderStatus();

@@ -377,7 +377,7 @@ export class AttentionTranslator extends HTMLElement {
     if (!p.finished) return;
     const step = attr(this, 'step');
     if (step !== null) p.seek(step);
-    else if (!attr(this, 'autoplay')) p.seek(p.steps.length - 1);
+    else if (!attr(this, 'autoplay')) p.last(); // the last word, not the </s> step
     else if (!p.playing && p.position < 0) p.play();
   }
 

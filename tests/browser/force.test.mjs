@@ -87,7 +87,7 @@ describe('forced decoding on the page', { timeout: 600_000 }, () => {
   test('unknown words read as <unk>, and the panel says so', T, async () => {
     const page = await translated();
     await align(page, 'Le chat Zorglub dort.');
-    assert.match(await page.textContent('[data-role="force-text"]'), /1 of them are not in its vocabulary/);
+    assert.match(await page.textContent('[data-role="force-text"]'), /1 of them is not in its vocabulary/);
     const words = (await readMatrix(page)).map((x) => x.word);
     assert.ok(words.includes('Zorglub'), words.join(' '));
     await page.click('[data-role="first"]');

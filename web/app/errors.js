@@ -7,16 +7,24 @@ import { h } from '../ui/dom.js';
 export function showErrorBox(box, S, title, detail, action = null) {
   const input = box.ownerDocument.querySelector('[data-role="source-input"]');
   const kept = Boolean(input?.value.trim());
-  // Only real nodes: replaceChildren() would write a null or undefined as the text "null".
-  box.replaceChildren(
-    ...[
-      h('p', { class: 'error-title', text: title }),
-      detail ? h('p', { class: 'error-detail', text: detail }) : null,
-      kept ? h('p', { class: 'error-keep', text: S.errorKeep }) : null,
-      action,
-    ].filter(Boolean),
-  );
+  // Only real nodes: replaceChildren() would write a null or undefined as the text "null". A
+  // space between the parts, so that the box's text (what a screen reader or a copy reads) is
+  // not one glued run ("…could not be translated.input has 120 tokens").
+  const parts = [
+    h('p', { class: 'error-title', text: title }),
+    detail ? h('p', { class: 'error-detail', text: asSentence(detail) }) : null,
+    kept ? h('p', { class: 'error-keep', text: S.errorKeep }) : null,
+    action,
+  ].filter(Boolean);
+  box.replaceChildren(...parts.flatMap((el, i) => (i ? [' ', el] : [el])));
   box.hidden = false;
+}
+
+// An engine's reason ("input has 120 tokens") closed as a sentence of its own (its case is
+// kept: it may start with a model's name, "en-fr: …").
+function asSentence(text) {
+  const t = String(text).trim();
+  return t + (/[.!?…。！？:]$/u.test(t) ? '' : '.');
 }
 
 export function hideErrorBox(box) {

@@ -47,11 +47,12 @@ export class ForceMode {
     this.#render();
   }
 
-  // A new English sentence: whatever was aligned belonged to the old one. The typed French
-  // stays in its box, so nothing the user typed is lost.
+  // A new English sentence: whatever was aligned, or typed, belonged to the old one, so the box
+  // is emptied too (a sentence tab's own French comes back through submit()).
   clear() {
     this.#pending++;
     this.#active = null;
+    this.#el.input.value = '';
     this.#render();
   }
 

@@ -11,6 +11,7 @@ const LATIN = /[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]/u;
 
 // sourceTokens without '</s>', and their ids -> {words, unknown, nonLatin} or null when the
 // input looks like English: most letters are Latin and at most half the words are known.
+// (Tokens with no letter or digit, like "。", are marks, not words: they count for neither.)
 export function inputCheck(text, sourceTokens, sourceIds) {
   let latin = 0;
   let other = 0;
@@ -31,10 +32,23 @@ export function inputCheck(text, sourceTokens, sourceIds) {
   return notLatin || mostlyUnknown ? { words, unknown, notLatin } : null;
 }
 
-// The note beside the result (el), for a decoded sentence ({text, result}) or none.
+// The words (tokens with a letter or digit) the model does not know, each once, in order:
+// typos and rare words, which it reads as <unk> ("The wether is very nice todya.").
+export function unknownWords(sourceTokens, sourceIds) {
+  const out = [];
+  sourceTokens.forEach((tok, i) => {
+    if (tok !== '</s>' && /[\p{L}\p{N}]/u.test(tok) && isUnknownId(sourceIds[i]) && !out.includes(tok)) out.push(tok);
+  });
+  return out;
+}
+
+// The note beside the result (el), for a decoded sentence ({text, result}) or none: the input
+// does not look like English, or else the words the model does not know, named.
 export function showInputNote(el, sentence, S) {
   const r = sentence?.result;
   const check = r ? inputCheck(sentence.text, r.sourceTokens, r.sourceIds) : null;
-  el.hidden = !check;
-  el.textContent = check ? S.notEnglish(check.unknown, check.words) : '';
+  const unknown = r && !check ? unknownWords(r.sourceTokens, r.sourceIds) : [];
+  el.hidden = !check && unknown.length === 0;
+  el.textContent = check ? S.notEnglish(check.unknown, check.words) : unknown.length ? S.unknownWords(unknown) : '';
+  el.dataset.unknown = unknown.join(' ');
 }

@@ -1,14 +1,19 @@
 // index.html's English line as the model read it: its tokens, one per matrix column, and the
 // pair under the pointer highlighted in both sentences.
 
+import { isUnknownId } from '../engine/steps.js';
 import { h, tokenLabel } from '../ui/dom.js';
 
-export function renderSourceTokens(el, tokens) {
+// ids: the model's ids of the tokens once known (result.sourceIds), where the tokens it does
+// not know (<unk>) are marked (data-unknown, and a title from S.unknownToken).
+export function renderSourceTokens(el, tokens, ids = null, S = null) {
   el.replaceChildren(
-    ...tokens.flatMap((tok, j) => [
-      j ? ' ' : '',
-      h('span', { class: tok === '</s>' ? 'tok tok-end' : 'tok', 'data-col': j, text: tokenLabel(tok) }),
-    ]),
+    ...tokens.flatMap((tok, j) => {
+      const unk = tok !== '</s>' && ids && isUnknownId(ids[j]);
+      const cls = tok === '</s>' ? 'tok tok-end' : unk ? 'tok tok-unk' : 'tok';
+      const attrs = unk ? { 'data-unknown': 'true', title: S?.unknownToken ?? '' } : {};
+      return [j ? ' ' : '', h('span', { class: cls, 'data-col': j, text: tokenLabel(tok), ...attrs })];
+    }),
   );
 }
 

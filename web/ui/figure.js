@@ -36,7 +36,8 @@ export class Figure {
     wholeText = () => null, events = null, decodingNote = false, onRender = () => {}, canEdit = () => false }) {
     this.#o = { controls, matrix, panel, output, host, heads, info, wholeText, events, decodingNote, onRender, canEdit };
     this.#S = strings;
-    this.player = new Player({ onChange: () => this.render() });
+    // Play ends on the last word; the </s> step is one step forward.
+    this.player = new Player({ onChange: () => this.render(), stopsBefore: (st) => !isRow(st) });
     wireControls(controls, this.player);
   }
 

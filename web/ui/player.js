@@ -3,7 +3,9 @@
 // the page and the widget can put their own buttons on it.
 //
 // position: the index of the step on show (-1 before the first). onChange(player) is called
-// after every change.
+// after every change. stopsBefore(step): true for a closing step that playback does not move
+// onto by itself (the </s> step, whose weights all sit on ⟨/s⟩): play ends on the last word,
+// and forward still reaches it.
 
 // Delay between words for each speed setting; 0 shows each step as soon as it arrives.
 export const SPEEDS_MS = [1000, 500, 250, 100, 0];
@@ -20,9 +22,18 @@ export class Player {
   speed = DEFAULT_SPEED;
   #timer = null;
   #onChange;
+  #stopsBefore;
 
-  constructor({ onChange } = {}) {
+  constructor({ onChange, stopsBefore } = {}) {
     this.#onChange = onChange ?? (() => {});
+    this.#stopsBefore = stopsBefore ?? (() => false);
+  }
+
+  // The last index playback moves to by itself: the last step, or the one before a closing
+  // step (unless that is the only step: an empty translation shows its end).
+  get playEnd() {
+    const n = this.steps.length;
+    return n > 1 && this.#stopsBefore(this.steps[n - 1]) ? n - 2 : n - 1;
   }
 
   // A new sentence: no steps, playing from the start as they come.
@@ -48,7 +59,7 @@ export class Player {
   }
 
   get atEnd() {
-    return this.finished && this.position >= this.steps.length - 1;
+    return this.finished && this.position >= this.playEnd;
   }
 
   play() {
@@ -90,8 +101,9 @@ export class Player {
     this.seek(0);
   }
 
+  // The last word, as play ends (forward goes on to a closing step).
   last() {
-    this.seek(this.steps.length - 1);
+    this.seek(this.playEnd);
   }
 
   setSpeed(index) {
@@ -105,13 +117,14 @@ export class Player {
 
   #schedule() {
     if (!this.playing || this.#timer !== null) return;
-    if (this.position < this.steps.length - 1) {
+    const end = this.playEnd;
+    if (this.position < end) {
       // The first word shows at once; later ones wait their turn.
       const delay = this.position < 0 ? 0 : SPEEDS_MS[this.speed];
       this.#timer = setTimeout(() => {
         this.#timer = null;
         if (!this.playing) return;
-        this.position = SPEEDS_MS[this.speed] === 0 ? this.steps.length - 1 : this.position + 1;
+        this.position = SPEEDS_MS[this.speed] === 0 ? this.playEnd : this.position + 1;
         this.#emit();
         this.#schedule();
       }, delay);
@@ -137,7 +150,8 @@ export class Player {
 export function syncControls(e, player, S) {
   const n = player.steps.length;
   e.first.disabled = e.back.disabled = player.position <= 0;
-  e.last.disabled = e.forward.disabled = player.position >= n - 1;
+  e.forward.disabled = player.position >= n - 1;
+  e.last.disabled = player.position >= player.playEnd;
   e.play.disabled = n === 0;
   e.play.dataset.playing = String(player.playing);
   e.play.setAttribute('aria-label', player.playing ? S.pause : S.play);

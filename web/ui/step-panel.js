@@ -64,10 +64,12 @@ export class StepPanel {
       if (isUnknown(step)) parts.push(h('p', { class: 'bl-steps-note', text: S.forcedUnk(step.word) }));
     } else if (!beam && isUnknown(step) && !isEnd) {
       parts.push(h('p', { class: 'bl-steps-note', text: S.captionUnk(step.word) }));
-    } else if (!beam && topIsUnknown(step)) {
+    } else if (!beam && topIsUnknown(step) && scoring !== 'none') {
       // The copy rule (docs/model-format.md): this <unk> would have copied a lower-case English word.
-      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned',
-        text: S.captionUnkBanned(tokenLabel(columns[attended(step.alpha)] ?? '')) }));
+      // A token with no letter or digit ("。") is a mark, not a lower-case word.
+      const copied = tokenLabel(columns[attended(step.alpha)] ?? '');
+      const caption = /[\p{L}\p{N}]/u.test(copied) ? S.captionUnkBanned : S.captionUnkBannedMark;
+      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'unk-banned', text: caption(copied) }));
     }
     // Where a word (not the end) puts most of its weight on </s>, say why: trained models do
     // this often, above all for the first word, and it is the brightest cell of many matrices.
@@ -76,6 +78,14 @@ export class StepPanel {
       parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'eos-note', text: S.captionEosPeak }));
     }
     const grid = h('div', { class: 'bl-steps-grid' });
+    // A model without attention (scoring 'none') has no scores, weights or mix: one fixed c.
+    if (scoring === 'none') {
+      if (!beam) grid.append(section(4, S.stepTitles[3], S.captionGenerate, candidates(step, S), 'candidates'));
+      parts.push(h('p', { class: 'bl-steps-note', 'data-role': 'no-attention-note', text: S.captionNoAttention }));
+      root.replaceChildren(h('h3', { class: 'bl-steps-title', text: title }), ...parts, grid);
+      delete root.dataset.edited;
+      return;
+    }
     const tf = transformer; // one layer and head of many: the captions say so
     if (!beam) {
       const captions = (decoder === 'cgru' ? S.captionScoreCgru : null) ?? S.captionScore;

@@ -32,7 +32,7 @@ const en = {
   speed: 'Speed',
   speedValues: ['1 word/s', '2 words/s', '4 words/s', '10 words/s', 'instant'],
   position: (i, n) => `word ${i} of ${n}`,
-  positionEnd: (n) => `end of sentence (${n} words)`,
+  positionEnd: (n) => `end of sentence (${n} ${n === 1 ? 'word' : 'words'})`,
   decoding: 'decoding…',
   views: 'View',
   viewMatrix: 'Matrix',
@@ -62,8 +62,8 @@ const en = {
     'The model reads your translation word by word instead of choosing its own: see where it looks for each of your words, and how likely it found each one.',
   forceBack: 'Back to the model’s translation',
   forceSummary: (n, unknown, logp) =>
-    `Your French, ${n} words, read by the model: log-probability ${logp}` +
-    (unknown ? `; ${unknown} of them are not in its vocabulary and read as ⟨unk⟩.` : '.'),
+    `Your French, ${n} ${n === 1 ? 'word' : 'words'}, read by the model: log-probability ${logp}` +
+    (unknown ? `; ${unknown} of them ${unknown === 1 ? 'is' : 'are'} not in its vocabulary and read as ⟨unk⟩.` : '.'),
   forceNeedSentence: 'Translate an English sentence first: your French is aligned to it.',
   forceEmpty: 'Type a French translation to align.',
   errorForce: 'Your French could not be aligned.',
@@ -109,11 +109,24 @@ const en = {
   captionUnk: (word) =>
     `The model chose ⟨unk⟩, a word outside its vocabulary; it is replaced by the source word with the largest weight: “${word}”.`,
   notEnglish: (unknown, words) =>
-    `This model reads English: ${unknown} of ${words} ${words === 1 ? 'word is' : 'words are'} unknown to it, so the translation below is a guess.`,
+    `This model reads English: ${unknown} of ${words} ${words === 1 ? 'word is' : 'words are'} unknown to it, so the translation above is a guess.`,
   captionEosPeak:
     'Most of this word’s weight is on ⟨/s⟩, the end marker. The forward encoder has read the whole sentence when it gets there, so that annotation is a summary of it: a model trained on translation alone often looks there rather than at one word, most of all for the first French word.',
   captionUnkBanned: (word) =>
     `The model’s first choice was ⟨unk⟩, which would copy the English word “${word}” into the French. A lower-case English word is never right there, so the decoder takes its best real word instead.`,
+  // Typos and rare words: the source tokens the model reads as ⟨unk⟩ (app/input-check.js).
+  unknownWords: (words) =>
+    `${words.length} ${words.length === 1 ? 'word is' : 'words are'} unknown to this model: ${words.join(', ')}. It reads ${words.length === 1 ? 'it' : 'each'} as ⟨unk⟩, so the translation may leave ${words.length === 1 ? 'it' : 'them'} out or go wrong.`,
+  unknownToken: 'Not in this model’s vocabulary: read as ⟨unk⟩',
+  // A model without attention (scoring 'none'): the step panel and the page say what is missing.
+  captionNoAttention:
+    'This model has no attention, so steps 1 to 3 (score, normalise, mix) do not exist for it: its encoder squeezes the whole sentence into one fixed vector c, and the decoder reads that same c for every French word. Only step 4, choosing the word, is its own.',
+  noAttentionNote:
+    'No attention matrix for this model: it has no weights to show or edit. Its decoder reads the one fixed vector c below for every word, which is why it loses its way on long sentences (see “Why attention?” at the top of the page).',
+  forceHintNoAttention:
+    'The model reads your translation word by word instead of choosing its own: see how likely it found each of your words.',
+  captionUnkBannedMark: (word) =>
+    `The model’s first choice was ⟨unk⟩, which would copy “${word}” into the French. That is a punctuation mark or symbol the model does not know, not a name or a number, so the decoder takes its best real word instead.`,
   // The conditional GRU (Sennrich et al. 2017): the query is s′ᵢ, the state after reading yᵢ₋₁.
   captionScoreCgru: {
     additive:
@@ -291,11 +304,21 @@ const zh = {
   captionBeam:
     '束搜索同时保留多个候选译文；引擎只给出最终胜出译文的注意力权重，不提供它的原始分数、上下文向量和候选词。把束宽设为 1，即可看到完整的四个步骤。',
   captionUnk: (word) => `模型选择了 ⟨unk⟩，即词表之外的词；它被替换为注意力权重最大的源词：“${word}”。`,
-  notEnglish: (unknown, words) => `这个模型只读英文：${words} 个词中有 ${unknown} 个它不认识，所以下面的译文只是猜测。`,
+  notEnglish: (unknown, words) => `这个模型只读英文：${words} 个词中有 ${unknown} 个它不认识，所以上面的译文只是猜测。`,
   captionEosPeak:
     '这个词的大部分权重落在 ⟨/s⟩（句末标记）上。正向编码器读到句末时已读完整句，所以那里的注释向量是整句的概括；只靠翻译训练的模型常常看向那里，而不是某一个词，第一个法语词尤其如此。',
   captionUnkBanned: (word) =>
     `模型的首选是 ⟨unk⟩，这会把英文词“${word}”原样抄进法语译文。小写的英文词放在那里从来都不对，所以解码器改选它最有把握的真实词。`,
+  unknownWords: (words) =>
+    `这个模型不认识 ${words.length} 个词：${words.map((w) => `“${w}”`).join('、')}。它把它们读作“⟨unk⟩”，所以译文可能漏掉它们或出错。`,
+  unknownToken: '不在这个模型的词表中：读作“⟨unk⟩”',
+  captionNoAttention:
+    '这个模型没有注意力，所以第 1 到 3 步（打分、归一化、加权求和）对它并不存在：编码器把整句压成一个固定的向量 c，解码器为每个法语词读的都是同一个 c。只有第 4 步“选词”是它自己的。',
+  noAttentionNote:
+    '这个模型没有注意力矩阵：它没有可显示或可编辑的权重。它的解码器为每个词都读取下面这一个固定向量 c，这也是它在长句上迷失方向的原因（见页首的“为什么需要注意力？”）。',
+  forceHintNoAttention: '模型不再自行选词，而是逐词读入你的译文：看它认为你的每个词有多大可能。',
+  captionUnkBannedMark: (word) =>
+    `模型的首选是 ⟨unk⟩，这会把“${word}”原样抄进法语译文。它是模型不认识的标点或符号，不是人名或数字，所以解码器改选它最有把握的真实词。`,
   captionScoreCgru: {
     additive:
       '每个英文词与解码器下一步需要的信息有多匹配？一个小型神经网络把解码器的查询状态 s′ᵢ 与每个源位置 j 逐一比较：eⱼ = vᵀ tanh(W s′ᵢ + U hⱼ)。s′ᵢ 是读入上一个法语词之后的状态；论文用的是读入之前的 sᵢ₋₁，本模型沿用后来的实现（Sennrich 等，2017），对齐更清晰。这是原始分数，可大可小，也可以为负。',

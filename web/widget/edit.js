@@ -44,7 +44,8 @@ export class WidgetEdits extends EditMode {
         p.reset({ play: false });
         for (const st of run.steps) p.push(st);
         p.finish();
-        p.seek(step ?? p.steps.length - 1);
+        if (step === null || step === undefined) p.last();
+        else p.seek(step);
       },
       error: (message) => o.error(message),
       changed: () => this.#changed(),
