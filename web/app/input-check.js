@@ -33,11 +33,14 @@ export function inputCheck(text, sourceTokens, sourceIds) {
 }
 
 // The words (tokens with a letter or digit) the model does not know, each once, in order:
-// typos and rare words, which it reads as <unk> ("The wether is very nice todya.").
+// typos and rare words, which it reads as <unk> ("The wether is very nice todya."). Not names
+// and numbers (an upper-case letter or a digit: "Zanzibar", "1984"): the engine copies those
+// into the French (docs/model-format.md, the <unk> copy rule), so nothing is lost.
 export function unknownWords(sourceTokens, sourceIds) {
   const out = [];
   sourceTokens.forEach((tok, i) => {
-    if (tok !== '</s>' && /[\p{L}\p{N}]/u.test(tok) && isUnknownId(sourceIds[i]) && !out.includes(tok)) out.push(tok);
+    const word = /[\p{L}\p{N}]/u.test(tok) && !/[\p{Lu}\p{N}]/u.test(tok);
+    if (tok !== '</s>' && word && isUnknownId(sourceIds[i]) && !out.includes(tok)) out.push(tok);
   });
   return out;
 }
