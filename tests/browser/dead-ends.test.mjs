@@ -2,21 +2,16 @@
 // one step forward), the wording, the model without attention's own view, and unknown words
 // named. One browser for the whole file.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 
-import { axeViolations, launch, pageModel, waitDone } from './helpers.mjs';
+import { axeViolations, pageModel, sharedBrowser, waitDone } from './helpers.mjs';
 
 const T = { timeout: 120_000 };
-let browser;
+const browser = sharedBrowser();
 let model;
 
-before(async () => {
+before(() => {
   model = pageModel();
-  browser = await launch();
-}, { timeout: 90_000 });
-
-after(async () => {
-  await browser?.close();
 });
 
 async function open(query) {

@@ -4,22 +4,14 @@
 // absent, empty or unreadable file said to be not recorded yet. The file is swapped for each
 // test through the browser's request routing, so the shipped one is never touched.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { launch } from './helpers.mjs';
+import { sharedBrowser } from './helpers.mjs';
 
 const T = { timeout: 120_000 };
 const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
 
-let browser;
-
-before(async () => {
-  browser = await launch();
-}, { timeout: 90_000 });
-
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const url = () => `${browser.url}`;
 

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { after, before } from 'node:test';
+
 import { chromium } from 'playwright-core';
 
 import { CHROMIUM, CHROMIUM_ARGS, cannotStart } from '../../scripts/lib/chromium.mjs';
@@ -42,6 +44,26 @@ export async function launch(serverOptions = {}) {
     await stop();
     throw e;
   }
+}
+
+// One browser and server for a whole test file, launched before its first test and closed after
+// its last (node:test hooks). -> a stand-in for launch()'s result that forwards to it, so a file
+// writes `const browser = sharedBrowser();` and then uses browser.url, browser.newPage() as usual.
+export function sharedBrowser(serverOptions = {}) {
+  let held = null;
+  before(async () => {
+    held = await launch(serverOptions);
+  }, { timeout: 90_000 });
+  after(async () => {
+    await held?.close();
+  });
+  return new Proxy({}, {
+    get(_, key) {
+      if (!held) throw new Error(`sharedBrowser: browser.${String(key)} used before the browser started`);
+      const v = held[key];
+      return typeof v === 'function' ? v.bind(held) : v;
+    },
+  });
 }
 
 // Chromium for the pages under `url`, served by any server (tests/browser/site.test.mjs: a plain

@@ -5,21 +5,13 @@
 // int8 fixtures' texts, whose odd shapes take the kernels' fallbacks.
 // (tests/node/relaxed.test.mjs covers Node's states and the loop against exact sums.)
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { devSentences } from '../../scripts/lib/dev-sentences.mjs';
-import { launch, pageModel, setSpeed, waitDone, waitReady } from './helpers.mjs';
+import { pageModel, setSpeed, sharedBrowser, waitDone, waitReady } from './helpers.mjs';
 
 const T = { timeout: 180_000 };
-let browser;
-
-before(async () => {
-  browser = await launch();
-}, { timeout: 90_000 });
-
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('relaxed SIMD in Chromium', { timeout: 600_000 }, () => {
   test('the page computes with the relaxed kernels and says so', T, async () => {

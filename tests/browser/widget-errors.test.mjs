@@ -2,21 +2,13 @@
 // set in the `ready` listener used to let the running decode finish, so the events came as
 // ready, error, done and the old model's translation stayed under the error box.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launch } from './helpers.mjs';
+import { sharedBrowser } from './helpers.mjs';
 
 const T = { timeout: 120_000 };
 const LONG = 'When I was young, I walked to school with my brother every morning, and we talked about everything.';
-let browser;
-
-before(async () => {
-  browser = await launch();
-}, { timeout: 90_000 });
-
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 // A fresh widget on a blank host page; `onReady` runs in the first `ready` listener. -> the page
 async function widget(onReady) {
