@@ -194,15 +194,20 @@ def _repair_case(tokens, names, vocab):
     return [t if t in vocab else by_lower.get(t, t) for t in tokens]
 
 
-def _truecase(tokens, names):
-    """Lower-case the first letter of a sentence-initial word unless it is a known name."""
+def _truecase(tokens, names, vocab=None):
+    """Lower-case the first letter of a sentence-initial word unless it is a known name. With a
+    vocabulary, also unless the lower-cased word is not in it: an unknown capitalised word at
+    the start is more likely a name ("Marie and John") than a common word, and lower-casing it
+    would make the copied <unk> read as another word ("la marie", French for "marries")."""
     at_start = True
     out = []
     for t in tokens:
         if at_start and _has_word_cp(t):
             at_start = False
             if t not in names and is_upper(ord(t[0])) and not any(is_upper(ord(c)) for c in t[1:]):
-                t = chr(_upper_to_lower(ord(t[0]))) + t[1:]
+                low = chr(_upper_to_lower(ord(t[0]))) + t[1:]
+                if vocab is None or low in vocab:
+                    t = low
         elif t in SENTENCE_END:
             at_start = True
         out.append(t)
@@ -225,7 +230,7 @@ def tokenize(text, lang, names=frozenset(), vocab=None):
                 toks.append(raw)
     if vocab is not None:
         toks = _repair_case(toks, names, vocab)
-    return _truecase(toks, names)
+    return _truecase(toks, names, vocab)
 
 
 # Detokenization (docs/tokenization.md, "Detokenization").

@@ -24,6 +24,9 @@ CASE_REPAIR = [
     ("en", "123 456"), ("en", "你好"), ("fr", "je suis à paris."),
     ("fr", "JE SUIS À PARIS."), ("fr", "L'ÉTÉ EST LÀ"), ("fr", "l'été est là, émile"),
     ("fr", "œdipe et noël"), ("fr", "ŒDIPE ET NOËL"), ("fr", "tom"), ("fr", "TOM EST LÀ"),
+    # Step 7 with a vocabulary: a first word is lower-cased only into a word of the vocabulary.
+    ("en", "Marie and John went to Paris."), ("en", "The cat is ok. Zorblax is ok."),
+    ("en", "Love you. Marie!"), ("fr", "Suis là. Zoé est là."), ("fr", "Est-ce là ?"),
 ]
 
 HANDMADE = [

@@ -321,8 +321,10 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
   if (!vocab_.empty()) repair_case(spans, vocab_, name_by_lower_, v);
 
   // Spec step 7, truecasing: lower-case a sentence-initial capital unless the word is a known
-  // name or is capitalised elsewhere too (NASA, McDonald). Rewrites v in place: spans are
-  // disjoint, so each first code point belongs to one token only.
+  // name or is capitalised elsewhere too (NASA, McDonald), or, with a vocabulary, its
+  // lower-case form is not a word of it: an unknown capitalised first word is more likely a
+  // name ("Marie and John") and the copied <unk> keeps its capital. Rewrites v in place:
+  // spans are disjoint, so each first code point belongs to one token only.
   bool at_start = true;
   for (const Span& s : spans) {
     if (at_start && span_has_word(v, s)) {
@@ -330,8 +332,14 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
       if (!is_upper(v[s.b])) continue;
       bool rest_upper = false;
       for (size_t k = s.b + 1; k < s.e && !rest_upper; k++) rest_upper = is_upper(v[k]);
-      if (!rest_upper && !names_.count(utf8_encode(&v[s.b], s.e - s.b)))
-        v[s.b] = upper_to_lower(v[s.b]);
+      if (rest_upper || names_.count(utf8_encode(&v[s.b], s.e - s.b))) continue;
+      const uint32_t low = upper_to_lower(v[s.b]);
+      if (!vocab_.empty()) {
+        std::vector<uint32_t> w(v.begin() + s.b, v.begin() + s.e);
+        w[0] = low;
+        if (!vocab_.count(utf8_encode(w.data(), w.size()))) continue;
+      }
+      v[s.b] = low;
     } else if (span_is_sentence_end(v, s)) {
       at_start = true;
     }

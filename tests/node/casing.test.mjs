@@ -1,5 +1,6 @@
 // Case repair (docs/tokenization.md, step 6): all-lowercase and shouted input translate like
-// the same sentence in normal case, on every engine, and mixed case is left alone.
+// the same sentence in normal case, on every engine, and mixed case is left alone. A first
+// word that is unknown to the model keeps its capital (step 7), so a name is copied as typed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -25,6 +26,13 @@ for (const variant of WASM) {
     }
     // Mixed case is not repaired: an acronym in a normal sentence keeps its capitals.
     assert.deepEqual(tr.tokenize('I love NASA.'), ['I', 'love', 'NASA', '.']);
+    // "Marie" is no English word of en-fr: lower-cased, its copied <unk> read as French
+    // "marie" (marries). A known first word is still lower-cased.
+    const marie = tr.translate('Marie and John are friends.');
+    assert.equal(marie.sourceTokens[0], 'Marie');
+    assert.match(marie.text, /\bMarie\b/);
+    assert.doesNotMatch(marie.text, /\bmarie\b/);
+    assert.equal(tr.tokenize('The cat sleeps.')[0], 'the');
     tr.dispose();
   });
 }
