@@ -7,6 +7,9 @@
 //   if (!tr->step({{{7, 8, 9}, {12, 13}}}, &loss, &err)) ...   // one teacher-forced batch
 //   std::vector<uint8_t> file = tr->snapshot();                // what Translator::load reads
 //
+// Trainer::create starts a fresh model from a TrainConfig and a seed instead; parse_train_data
+// reads the training data file that the browser page downloads (docs/training-core.md).
+//
 // Both decoders (paper, cgru) and the three scorings (additive, scaled_dot, none). Plain scalar
 // C++ loops in f32 (src/core/train_model.cpp); the wasm SIMD twins of the training kernels are
 // not written yet (docs/training-core.md). Nothing here throws or aborts on bad input.
@@ -35,7 +38,46 @@ struct TrainParams {
   // Gradient-norm clipping as torch.nn.utils.clip_grad_norm_ (the 2-norm over all parameters);
   // 0 turns it off.
   float clip = 1.0f;
+  // Optional regularisation, both off by default. label_smoothing in [0, 1): PyTorch's
+  // F.cross_entropy(label_smoothing=eps, ignore_index=0). dropout in [0, 1): the reference's
+  // nn.Dropout (scripts/nmt/model.py) on the source embeddings, on E y_{i-1} where it enters the
+  // decoder GRU, and on the maxout output t_i, with masks drawn from `seed`.
+  float label_smoothing = 0.0f, dropout = 0.0f;
+  uint64_t seed = 1;
 };
+
+// What Trainer::create builds (limits in docs/training-core.md; check_train_config says which
+// field is wrong). The vocabularies are token lists, index = id, ids 0..3 <pad> <unk> <s> </s>.
+struct TrainConfig {
+  std::string src_lang = "en", tgt_lang = "fr";
+  std::string decoder = "cgru";      // "paper" | "cgru"
+  std::string scoring = "additive";  // "additive" | "scaled_dot" | "none"
+  int emb = 64, enc_hidden = 128, dec_hidden = 128, attn = 64;  // attn 0 with "none"
+  int maxout = 2;                                               // the format allows 2 only
+  int max_src_len = 64, max_tgt_len = 80;
+  std::vector<std::string> src_vocab, tgt_vocab;
+  std::vector<std::string> src_names, tgt_names;  // truecasing names (may be empty)
+};
+
+// The JSON form of a TrainConfig's sizes and kinds, e.g. {"scoring": "none", "emb": 32}: keys
+// as the fields above, each optional (an absent one keeps *out's value; attn becomes 0 for
+// "none"). Vocabularies and names are not in it: they come from the data file. Unknown keys,
+// wrong types and values outside the limits are refused. False with a message; *out untouched
+// then.
+bool parse_train_config(const std::string& json, TrainConfig* out, std::string* error);
+// False with a message naming the first field outside its limits.
+bool check_train_config(const TrainConfig& cfg, std::string* error);
+
+// The training data file (format "bahdanau-train 1", docs/training-core.md): vocabularies,
+// names, and the training and held-out pairs as ids of those vocabularies.
+struct TrainData {
+  std::string src_lang, tgt_lang;
+  std::vector<std::string> src_vocab, tgt_vocab, src_names, tgt_names;
+  std::vector<TrainPair> train, heldout;
+};
+// Validates all of it (see the doc for every limit); false with a message, never a crash or
+// an allocation beyond a small multiple of `size`. *out untouched on failure.
+bool parse_train_data(const uint8_t* data, size_t size, TrainData* out, std::string* error);
 
 // One parameter's gradient, by its tensor name in the model file (docs/model-format.md).
 struct TensorGrad {
@@ -51,14 +93,23 @@ class Trainer {
   // it). The Transformer is refused, as are bad params.
   static std::unique_ptr<Trainer> from_model(const uint8_t* data, size_t size,
                                              const TrainParams& params, std::string* error);
+  // A fresh model, initialised as PyTorch initialises the reference (docs/training-core.md)
+  // from a PRNG seeded with `seed`: the same config and seed give the same weights everywhere.
+  static std::unique_ptr<Trainer> create(const TrainConfig& config, uint64_t seed,
+                                         const TrainParams& params, std::string* error);
   ~Trainer();
 
-  // The batch's loss, the mean over its target tokens (</s> included) of -log p(y_i | y_<i, x),
-  // and its gradients (gradients()); the weights do not change. False on a bad batch.
+  // The batch's loss, the mean over its target tokens (</s> included) of -log p(y_i | y_<i, x)
+  // (smoothed when label_smoothing > 0), and its gradients (gradients()); the weights do not
+  // change. With dropout, each call draws new masks. False on a bad batch.
   bool compute(const std::vector<TrainPair>& batch, float* loss, std::string* error);
   // compute(), then clipping and one Adam update. A loss or gradient that is not finite stops
   // with a message and leaves the weights (and Adam's moments) as they were.
   bool step(const std::vector<TrainPair>& batch, float* loss, std::string* error);
+  // The mean over the pairs' target tokens of -log p(y_i | y_<i, x), as the model would be
+  // judged: no dropout, no label smoothing, any number of pairs. Changes nothing (gradients()
+  // included). False on a bad pair.
+  bool evaluate(const std::vector<TrainPair>& pairs, float* loss, std::string* error) const;
   // The last compute()'s gradients (step(): before clipping), in the file's tensor order.
   std::vector<TensorGrad> gradients() const;
   long steps() const;  // Adam updates made

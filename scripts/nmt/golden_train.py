@@ -3,10 +3,12 @@
   tests/fixtures/tiny-train.json: for each tiny f32 RNN model of scripts/nmt/golden.py (as
   stored), the teacher-forced loss of one fixed padded batch, every parameter's gradient (by
   the file's tensor names, docs/model-format.md), and the losses of 50 Adam steps (lr 1e-2,
-  PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn.
+  PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn;
+  and the loss and gradients of the same batch with label smoothing (F.cross_entropy's
+  label_smoothing=SMOOTHING, ignore_index=0), under "smoothed".
 
-The loss is train.loss_of's: mean cross-entropy over the non-pad target tokens, no dropout, no
-label smoothing. Run from the repository root:
+The loss is train.loss_of's: mean cross-entropy over the non-pad target tokens, no dropout, and
+no label smoothing except under "smoothed". Run from the repository root:
   PYTHONPATH=scripts /usr/bin/python3 -m nmt.golden_train
 """
 import json
@@ -22,6 +24,7 @@ OUT = "tiny-train.json"
 MODELS = ("tiny-additive", "tiny-scaled_dot", "tiny-none", "tiny-additive-cgru",
           "tiny-scaled_dot-cgru", "tiny-none-cgru")
 LR, CLIP, ADAM_STEPS = 1e-2, 1.0, 50
+SMOOTHING = 0.1
 
 
 def pairs(rng, count, vs, vt):
@@ -35,9 +38,9 @@ def pairs(rng, count, vs, vt):
     return out
 
 
-def loss_of(model, batch):
+def loss_of(model, batch, smoothing=0.0):
     items = [data.Pair("", "", [], [], p["src"], p["tgt"]) for p in batch]
-    return train.loss_of(model, items)
+    return train.loss_of(model, items, smoothing)
 
 
 def grads_of(model):
@@ -61,6 +64,10 @@ def record(name, batch, adam_batches):
     loss = loss_of(model, batch)
     loss.backward()
     rec = {"model": name + "-f32.safetensors", "loss": float(loss), "grads": grads_of(model)}
+    model.zero_grad()
+    loss = loss_of(model, batch, SMOOTHING)
+    loss.backward()
+    rec["smoothed"] = {"loss": float(loss), "grads": grads_of(model)}
     opt = torch.optim.Adam(model.parameters(), lr=LR)
     losses = []
     for k in range(ADAM_STEPS):
@@ -81,7 +88,7 @@ def build():
     rng = random.Random(25)
     batch = pairs(rng, 4, vs, vt)
     adam_batches = [pairs(rng, 3, vs, vt) for _ in range(4)]
-    return {"lr": LR, "clip": CLIP, "batch": batch, "adam_batches": adam_batches,
+    return {"lr": LR, "clip": CLIP, "label_smoothing": SMOOTHING, "batch": batch, "adam_batches": adam_batches,
             "models": [record(m, batch, adam_batches) for m in MODELS]}
 
 

@@ -1,3 +1,5 @@
+// Over 400 lines, on purpose: the forward pass with its saved activations and the backward pass
+// through the same steps, read side by side, are one derivation.
 #include "core/train_model.h"
 
 #include <algorithm>
@@ -18,13 +20,14 @@ template <class T>
 struct StepTape {
   int y_prev = 0, y = 0;  // y_{i-1} (read) and y_i (to predict)
   std::vector<T> ey;      // E y_{i-1}
+  std::vector<T> eyd;     // E y_{i-1} as the decoder GRU reads it (dropout applied)
   std::vector<T> s_prev;  // s_{i-1}
   std::vector<T> sq;      // cgru: s'_i = GRU1(E y_{i-1}, s_{i-1}), the query
   std::vector<T> q;       // W s_{i-1} (cgru: W s'_i)
   std::vector<T> alpha;   // [n] softmax(e_i)
   std::vector<T> c;       // [2H] c_i
   std::vector<T> uin;     // [D + 2H + E] [s_i; c_i; E y_{i-1}]
-  std::vector<T> t;       // [E] maxout(W_o uin + b_o)
+  std::vector<T> t;       // [E] maxout(W_o uin + b_o), dropout applied
   std::vector<int> arg;   // [E] which of the M pieces won each max
   std::vector<T> dt;      // [E] dL/dt, from the output layer (done during the forward pass)
   GruTape<T> g1, g2;      // paper: g1 the decoder GRU; cgru: GRU1, GRU2
@@ -48,8 +51,10 @@ class Sentence {
 
   // The sum over the pair's target tokens of -log p(y_i | y_<i, x). With g, the output layer's
   // share of scale * its gradient is added to g at once, so no step keeps its [Vt] softmax.
-  double forward(const TrainPair& pair, T scale, Weights* g) {
-    scale_ = scale, g_ = g;
+  // mask: this pair's dropout masks, or null; eps: label smoothing.
+  double forward(const TrainPair& pair, T scale, Weights* g, const DropoutMasks* mask,
+                 double eps) {
+    scale_ = scale, g_ = g, mask_ = mask, eps_ = T(eps);
     x_ = pair.src;
     x_.push_back(kEos);
     n_ = x_.size();
@@ -61,7 +66,7 @@ class Sentence {
     std::vector<T> s = s0_, s_next(D);
     double loss = 0;
     for (size_t i = 0; i < y_in.size(); i++) {
-      loss += step(y_in[i], y_out[i], s.data(), &steps_[i], s_next.data());
+      loss += step(i, y_in[i], y_out[i], s.data(), &steps_[i], s_next.data());
       s.swap(s_next);
     }
     return loss;
@@ -75,7 +80,7 @@ class Sentence {
     std::vector<T> ds(D, T(0)), ds_prev(D);
     for (size_t i = steps_.size(); i-- > 0;) {
       std::fill(ds_prev.begin(), ds_prev.end(), T(0));
-      step_backward(steps_[i], ds.data(), ds_prev.data(), g);
+      step_backward(i, steps_[i], ds.data(), ds_prev.data(), g);
       ds.swap(ds_prev);
     }
     encode_backward(ds.data(), g);
@@ -90,6 +95,8 @@ class Sentence {
     h_.assign(n_ * 2 * H, T(0));
     for (size_t t = 0; t < n_; t++)
       for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_.src_emb.f32[x_[t] * E + k]);
+    if (mask_)
+      for (size_t k = 0; k < n_ * E; k++) emb_[k] *= T(mask_->src[k]);
     std::vector<T> zero(H, T(0)), hn(H);
     const T* prev = zero.data();
     for (size_t t = 0; t < n_; t++) {  // ->h_j reads x_1 .. x_T
@@ -117,15 +124,18 @@ class Sentence {
   }
 
   // Decoder step i; returns -log p(y_i).
-  double step(int y_prev, int y, const T* s_prev, StepTape<T>* st, T* s_out) {
+  double step(size_t i, int y_prev, int y, const T* s_prev, StepTape<T>* st, T* s_out) {
     st->y_prev = y_prev, st->y = y;
     st->ey.resize(E);
     for (size_t k = 0; k < E; k++) st->ey[k] = T(w_.tgt_emb.f32[size_t(y_prev) * E + k]);
+    st->eyd = st->ey;
+    if (mask_)
+      for (size_t k = 0; k < E; k++) st->eyd[k] *= T(mask_->ey[i * E + k]);
     st->s_prev.assign(s_prev, s_prev + D);
     const T* query = s_prev;
     if (cgru) {  // s'_i = GRU1(E y_{i-1}, s_{i-1})
       st->sq.resize(D);
-      gru_forward(w_.dec_gru1, st->ey.data(), s_prev, &st->g1, st->sq.data());
+      gru_forward(w_.dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data());
       query = st->sq.data();
     }
     if (attention) {
@@ -161,7 +171,7 @@ class Sentence {
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
       gru_forward(w_.dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
-      std::vector<T> in(st->ey);
+      std::vector<T> in(st->eyd);
       in.insert(in.end(), st->c.begin(), st->c.end());
       gru_forward(w_.dec_gru, in.data(), s_prev, &st->g1, s_out);
     }
@@ -178,6 +188,8 @@ class Sentence {
         if (u[k * M + p] > u[best]) best = k * M + p;
       st->t[k] = u[best], st->arg[k] = int(best);
     }
+    if (mask_)
+      for (size_t k = 0; k < E; k++) st->t[k] *= T(mask_->t[i * E + k]);
     // p = softmax(E_tgt t + b_out); the loss is -log p(y_i)
     std::vector<T> p(Vt);
     matvec(w_.tgt_emb, st->t.data(), w_.out_b.data(), p.data());
@@ -185,20 +197,35 @@ class Sentence {
     T sum = 0;
     for (T v : p) sum += std::exp(v - lmax);
     const T lse = lmax + std::log(sum);
-    const double nll = double(lse - p[y]);
-    if (g_) {  // dlogits = scale (p - onehot(y_i)); logits = E_tgt t + b_out
+    double nll = double(lse - p[y]);
+    T mean_logit = 0;
+    if (eps_ > 0) {  // (1 - eps) (lse - z_y) + eps (lse - mean_c z_c)
+      for (T v : p) mean_logit += v;
+      mean_logit /= T(Vt);
+      nll = double((T(1) - eps_) * (lse - p[y]) + eps_ * (lse - mean_logit));
+    }
+    if (g_) {  // dlogits = scale (p - (1 - eps) onehot(y_i) - eps / Vt); logits = E_tgt t + b
       for (T& v : p) v = std::exp(v - lse) * scale_;
-      p[y] -= scale_;
+      if (eps_ > 0) {
+        const T uniform = scale_ * eps_ / T(Vt);
+        for (T& v : p) v -= uniform;
+        p[y] -= scale_ * (T(1) - eps_);
+      } else {
+        p[y] -= scale_;
+      }
       vec_add(&g_->out_b, p.data());
       outer_add(&g_->tgt_emb, p.data(), st->t.data());
       st->dt.assign(E, T(0));
       matvec_t_add(w_.tgt_emb, p.data(), st->dt.data());
+      if (mask_)
+        for (size_t k = 0; k < E; k++) st->dt[k] *= T(mask_->t[i * E + k]);
     }
     return nll;
   }
 
   // Backward of step(): ds is dL/ds_i from the steps after; adds dL/ds_{i-1} to ds_prev.
-  void step_backward(const StepTape<T>& st, const T* ds, T* ds_prev, Weights* g) {
+  void step_backward(size_t step_index, const StepTape<T>& st, const T* ds, T* ds_prev,
+                     Weights* g) {
     const std::vector<T>& dt = st.dt;  // the output layer's part: step() did it
     // maxout: the winner of each pair takes dt_k
     std::vector<T> du(M * E, T(0));
@@ -211,12 +238,15 @@ class Sentence {
         dey(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
     for (size_t k = 0; k < D; k++) ds_i[k] += duin[k];
     std::vector<T> dsq(cgru ? D : 0, T(0));
+    // dL/d(E y_{i-1}) through the GRU input: masked before it joins the readout's share
+    std::vector<T> dey_gru(mask_ ? E : 0, T(0));
+    T* dey_in = mask_ ? dey_gru.data() : dey.data();
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
       gru_backward(w_.dec_gru2, &g->dec_gru2, st.g2, ds_i.data(), dc.data(), dsq.data());
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
       std::vector<T> din(E + 2 * H, T(0));
       gru_backward(w_.dec_gru, &g->dec_gru, st.g1, ds_i.data(), din.data(), ds_prev);
-      for (size_t k = 0; k < E; k++) dey[k] += din[k];
+      for (size_t k = 0; k < E; k++) dey_in[k] += din[k];
       for (size_t k = 0; k < 2 * H; k++) dc[k] += din[E + k];
     }
     if (attention) {
@@ -225,7 +255,9 @@ class Sentence {
       for (size_t k = 0; k < 2 * H; k++) dfixed_[k] += dc[k];
     }
     if (cgru)  // s'_i = GRU1(E y_{i-1}, s_{i-1})
-      gru_backward(w_.dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey.data(), ds_prev);
+      gru_backward(w_.dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey_in, ds_prev);
+    if (mask_)
+      for (size_t k = 0; k < E; k++) dey[k] += T(mask_->ey[step_index * E + k]) * dey_gru[k];
     float* ge = &g->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
     for (size_t k = 0; k < E; k++) ge[k] += float(dey[k]);
   }
@@ -300,6 +332,8 @@ class Sentence {
       gru_backward(w_.enc_bwd, &g->enc_bwd, bwd_[t], dh.data(), &demb[t * E], next.data());
       carry.swap(next);
     }
+    if (mask_)
+      for (size_t k = 0; k < n_ * E; k++) demb[k] *= T(mask_->src[k]);
     for (size_t t = 0; t < n_; t++) {
       float* ge = &g->src_emb.f32[size_t(x_[t]) * E];
       for (size_t k = 0; k < E; k++) ge[k] += float(demb[t * E + k]);
@@ -315,8 +349,9 @@ class Sentence {
   std::vector<T> emb_, h_, keys_, fixed_, s0_;
   std::vector<GruTape<T>> fwd_, bwd_;
   std::vector<StepTape<T>> steps_;
-  T scale_ = 0;
+  T scale_ = 0, eps_ = 0;
   Weights* g_ = nullptr;
+  const DropoutMasks* mask_ = nullptr;
   std::vector<T> dh_, dkeys_, dfixed_;
 };
 
@@ -355,21 +390,22 @@ bool check_batch(const Config& cfg, const std::vector<TrainPair>& batch, std::st
 
 template <class T>
 double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPair>& batch,
-                  Weights* grad) {
+                  Weights* grad, const LossOptions& opt) {
   size_t tokens = 0;  // N: every target token and each pair's </s>
   for (const TrainPair& p : batch) tokens += p.tgt.size() + 1;
   double sum = 0;
   Sentence<T> s(cfg, w);
-  for (const TrainPair& p : batch) {
-    sum += s.forward(p, T(1) / T(tokens), grad);
+  for (size_t b = 0; b < batch.size(); b++) {
+    const DropoutMasks* mask = opt.masks ? &(*opt.masks)[b] : nullptr;
+    sum += s.forward(batch[b], T(1) / T(tokens), grad, mask, opt.label_smoothing);
     if (grad) s.backward(grad);
   }
   return sum / double(tokens);
 }
 
 template double batch_loss<float>(const Config&, const Weights&, const std::vector<TrainPair>&,
-                                  Weights*);
+                                  Weights*, const LossOptions&);
 template double batch_loss<double>(const Config&, const Weights&, const std::vector<TrainPair>&,
-                                   Weights*);
+                                   Weights*, const LossOptions&);
 
 }  // namespace bl::train

@@ -1,11 +1,15 @@
 // Trainer (bahdanau_train.h): a model file's weights as f32 master weights, the gradients of a
-// teacher-forced batch (train_model.cpp), clipping and Adam (adam.cpp), snapshots.
+// teacher-forced batch (train_model.cpp), clipping and Adam (adam.cpp), snapshots. create()
+// writes a freshly initialised model (train_init.cpp) as a model file and starts from that,
+// so a created model is validated by the loader and snapshots as any other.
 #include <algorithm>
 #include <cmath>
 
 #include "bahdanau_train.h"
 #include "core/adam.h"
 #include "core/model_file.h"
+#include "core/train_config.h"
+#include "core/train_init.h"
 #include "core/train_model.h"
 #include "core/train_snapshot.h"
 #include "core/train_tensors.h"
@@ -19,7 +23,24 @@ struct Trainer::Impl {
   TrainParams params;
   std::vector<TensorRef> w, g;  // named views of md.weights and grad
   std::unique_ptr<train::Adam> adam;
+  train::Rng dropout_rng{1};  // seeded from params.seed
 };
+
+namespace {
+
+// The options that adam.cpp's check_params does not know.
+bool check_options(const TrainParams& p, std::string* error) {
+  for (const auto& [what, v] : {std::pair{"label_smoothing", p.label_smoothing},
+                                std::pair{"dropout", p.dropout}})
+    if (!(v >= 0 && v < 1)) {
+      *error = std::string("train params: ") + what + " " + std::to_string(v) +
+               " is out of range (0 <= " + what + " < 1)";
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
 
 Trainer::Trainer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Trainer::~Trainer() = default;
@@ -28,7 +49,7 @@ std::unique_ptr<Trainer> Trainer::from_model(const uint8_t* data, size_t size,
                                              const TrainParams& params, std::string* error) {
   std::string unused;
   if (!error) error = &unused;
-  if (!train::check_params(params, error)) return nullptr;
+  if (!train::check_params(params, error) || !check_options(params, error)) return nullptr;
   auto impl = std::make_unique<Impl>();
   if (!load_model(data, size, &impl->md, error)) return nullptr;
   if (impl->md.config.arch != Arch::Rnn) {
@@ -48,7 +69,24 @@ std::unique_ptr<Trainer> Trainer::from_model(const uint8_t* data, size_t size,
   impl->w = named_tensors(cfg, &impl->md.weights);
   impl->g = named_tensors(cfg, &impl->grad);
   impl->adam = std::make_unique<train::Adam>(params, impl->w);
+  impl->dropout_rng = train::Rng(params.seed);
   return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
+}
+
+std::unique_ptr<Trainer> Trainer::create(const TrainConfig& config, uint64_t seed,
+                                         const TrainParams& params, std::string* error) {
+  std::string unused;
+  if (!error) error = &unused;
+  if (!check_train_config(config, error)) return nullptr;
+  if (!train::check_params(params, error) || !check_options(params, error)) return nullptr;
+  const Config cfg = train::to_config(config);
+  Weights w;
+  train::Rng rng(seed);
+  train::init_weights(cfg, &rng, &w);
+  const std::vector<uint8_t> file =
+      train::write_f32_model(train::to_metadata(config, seed), named_tensors(cfg, &w));
+  w = Weights();  // the file holds them now: do not keep a second copy through from_model
+  return from_model(file.data(), file.size(), params, error);
 }
 
 bool Trainer::compute(const std::vector<TrainPair>& batch, float* loss, std::string* error) {
@@ -57,7 +95,14 @@ bool Trainer::compute(const std::vector<TrainPair>& batch, float* loss, std::str
   Impl& m = *impl_;
   if (!train::check_batch(m.md.config, batch, error)) return false;
   for (TensorRef& t : m.g) std::fill(t.data, t.data + t.size(), 0.0f);
-  const double l = train::batch_loss<float>(m.md.config, m.md.weights, batch, &m.grad);
+  train::LossOptions opt;
+  opt.label_smoothing = m.params.label_smoothing;
+  std::vector<train::DropoutMasks> masks;
+  if (m.params.dropout > 0) {  // new masks for every batch, as nn.Dropout draws them
+    masks = train::make_masks(m.md.config, batch, m.params.dropout, &m.dropout_rng);
+    opt.masks = &masks;
+  }
+  const double l = train::batch_loss<float>(m.md.config, m.md.weights, batch, &m.grad, opt);
   if (loss) *loss = float(l);
   return true;
 }
@@ -91,6 +136,37 @@ bool Trainer::step(const std::vector<TrainPair>& batch, float* loss, std::string
     train::clip_grads(g, norm, m.params.clip);
   }
   m.adam->update(m.w, g);
+  return true;
+}
+
+bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss,
+                       std::string* error) const {
+  std::string unused;
+  if (!error) error = &unused;
+  const Config& cfg = impl_->md.config;
+  if (pairs.empty()) {
+    *error = "evaluate: no pairs";
+    return false;
+  }
+  // check_batch's cap is per batch: go through any number of pairs in batches of that size,
+  // weighting each batch's mean by its tokens.
+  double sum = 0, last = 0;
+  size_t tokens = 0;
+  for (size_t at = 0; at < pairs.size(); at += kMaxTrainBatch) {
+    const std::vector<TrainPair> part(pairs.begin() + at,
+                                      pairs.begin() + std::min(pairs.size(), at + kMaxTrainBatch));
+    if (!train::check_batch(cfg, part, error)) {
+      if (at > 0) *error = "evaluate: from pair " + std::to_string(at) + ", " + *error;
+      return false;
+    }
+    size_t n = 0;
+    for (const TrainPair& p : part) n += p.tgt.size() + 1;
+    last = train::batch_loss<float>(cfg, impl_->md.weights, part, nullptr);
+    sum += last * double(n);
+    tokens += n;
+  }
+  // One batch: exactly what compute() reports for it, with no reweighting rounding.
+  if (loss) *loss = float(pairs.size() <= kMaxTrainBatch ? last : sum / double(tokens));
   return true;
 }
 

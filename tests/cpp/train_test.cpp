@@ -14,6 +14,7 @@
 #include "core/train_model.h"
 #include "core/train_tensors.h"
 #include "golden.h"
+#include "train_fixture.h"
 
 namespace {
 
@@ -31,26 +32,10 @@ constexpr double kGradTol = 1e-5;
 // grows through the updates); 1e-5 and 2e-5 leave room for other compilers.
 constexpr double kLossTol = 1e-5, kAdamTol = 2e-5;
 
-json fixture() { return golden::read_json(golden::path_of("tests/fixtures/tiny-train.json")); }
-
-std::vector<bl::TrainPair> batch_of(const json& j) {
-  std::vector<bl::TrainPair> b;
-  for (const json& p : j)
-    b.push_back({p["src"].get<std::vector<int>>(), p["tgt"].get<std::vector<int>>()});
-  return b;
-}
-
-std::vector<uint8_t> model_bytes(const std::string& name) {
-  return golden::read_bytes(golden::path_of("tests/fixtures/" + name));
-}
-
-std::unique_ptr<bl::Trainer> trainer(const std::string& name, bl::TrainParams p = {}) {
-  auto bytes = model_bytes(name);
-  std::string err;
-  auto t = bl::Trainer::from_model(bytes.data(), bytes.size(), p, &err);
-  EXPECT_TRUE(t) << name << ": " << err;
-  return t;
-}
+using train_fixture::batch_of;
+using train_fixture::fixture;
+using train_fixture::model_bytes;
+using train_fixture::trainer;
 
 TEST(TrainGolden, LossAndEveryGradientMatchPyTorch) {
   const json fx = fixture();

@@ -31,7 +31,11 @@ def test_every_parameter_has_a_gradient_and_the_batch_is_padded():
         model, _ = export.load_model(os.path.join(FIX, m["model"]))
         tensors = export.to_tensors(model)
         assert sorted(m["grads"]) == sorted(tensors)
+        assert sorted(m["smoothed"]["grads"]) == sorted(tensors)
         for name, g in m["grads"].items():
             assert len(g) == tensors[name].size
+            assert len(m["smoothed"]["grads"][name]) == tensors[name].size
+        # smoothing changes the case: the C++ test would notice it being ignored
+        assert m["smoothed"]["loss"] != m["loss"] and m["smoothed"]["grads"] != m["grads"]
         assert len(m["adam_losses"]) == golden_train.ADAM_STEPS
     assert os.path.getsize(os.path.join(FIX, golden_train.OUT)) < 1 << 20
