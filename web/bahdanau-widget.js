@@ -30,6 +30,8 @@ import { HeadsControl, figureHeads, headsLines, widgetHeads } from './widget/hea
 import { PAIR_MODES, pairHost } from './widget/pair-modes.js';
 import { buildShadow, labelShadow, showProgress, showStatus } from './widget/shadow.js';
 import { WidgetEdits } from './widget/edit.js';
+import { WidgetTheme } from './widget/theme.js';
+import { WidgetLayout } from './widget/layout.js';
 
 export { DEFAULT_TEXT, resolveWidgetModel };
 
@@ -54,6 +56,8 @@ export class AttentionTranslator extends HTMLElement {
   #heads = { sel: null, notes: [] }; // a Transformer's layer and head drawn (widget/heads.js)
   #headsControl; // their picker, with controls="full"
   #edits; // attention edits, with controls="full" or the edit attribute (widget/edit.js)
+  #theme; // light or dark, auto following the system (widget/theme.js)
+  #layoutView; // layout="slide" | "article" (widget/layout.js)
   state = 'idle';
 
   constructor() {
@@ -61,6 +65,7 @@ export class AttentionTranslator extends HTMLElement {
     this.#root = this.attachShadow({ mode: 'open' });
     const e = buildShadow(this.#root, HERE, Object.keys(PAIR_MODES));
     this.#el = e;
+    this.#theme = new WidgetTheme(e.widget, () => this.getAttribute('theme'));
     e.form.addEventListener('submit', (ev) => this.#onSubmit(ev));
     this.#headsControl = new HeadsControl(e.headsRoot, this);
     this.#figure = new Figure({
@@ -80,6 +85,7 @@ export class AttentionTranslator extends HTMLElement {
       this.removeAttribute('edit'); // an edit names a word of the sentence on show
       this.#translate(this.#tabs.sentences[k]);
     } });
+    this.#layoutView = new WidgetLayout(e, this, () => this.#player);
   }
 
   // ---- attributes -------------------------------------------------------------------------
@@ -108,6 +114,7 @@ export class AttentionTranslator extends HTMLElement {
 
   connectedCallback() {
     this.#layout();
+    this.#theme.connect();
     if (this.#watching) return;
     this.#watching = true;
     whenNear(this, () => { // lazy: nothing is downloaded until the figure is near the viewport
@@ -117,6 +124,7 @@ export class AttentionTranslator extends HTMLElement {
   }
 
   disconnectedCallback() {
+    this.#theme.disconnect();
     this.#player.pause();
     for (const mode of Object.values(this.#pairs)) mode.view.player.pause();
   }
@@ -129,6 +137,7 @@ export class AttentionTranslator extends HTMLElement {
 
   #effects = {
     layout: () => this.#layout(),
+    theme: () => this.#theme.apply(),
     speed: () => (this.#pair ? this.#pair.view.player : this.#player).setSpeed(attr(this, 'speed')),
     heads: () => this.#applyHeads(),
     step: () => (attr(this, 'mode') ? this.#pair?.applyStep(this.#pairSettings()) : this.#applyStep()),
@@ -168,6 +177,7 @@ export class AttentionTranslator extends HTMLElement {
       el.classList.toggle('has-height', Boolean(height));
     }
     labelShadow(e, S, this.#W);
+    this.#layoutView.apply(attr(this, 'layout'), { panel: attr(this, 'panel'), pair, W: this.#W });
     this.#edits.setControls(mode);
     this.#edits.setLang(this.#lang);
     this.#tabs.setStrings(S);

@@ -4,21 +4,27 @@
 // URL parameters (all data; copied into attributes with setAttribute, never into markup):
 //   model, model-a, model-b (a name, or a same-origin path, as on the page), text, step,
 //   controls, panel (1), autoplay (1), speed, lang, beam, height, mode (compare, bottleneck),
-//   split-sentences (1), sentence, layer and head (a Transformer's cross-attention drawn).
+//   split-sentences (1), sentence, layer and head (a Transformer's cross-attention drawn),
+//   theme (light, dark or auto, the default: the reader's prefers-color-scheme; any other
+//   value reads as auto), layout (slide, article) and edit (attention edits, as the attribute).
+//   The frame's own color-scheme follows the theme, so that a browser does not paint an opaque
+//   backdrop behind the figure where the frame's scheme and the parent's differ.
 //
 // Messages to the parent:  {type: 'attention-translator:height', height: <px>}
 //                          {type: 'attention-translator:event', event: 'ready'|'done'|'error'|'step', detail}
 // Messages it accepts from its parent (anything else is ignored; nothing is evaluated):
 //   {type: 'attention-translator:set', attributes: {text?, step?, controls?, panel?, autoplay?,
 //                                                    speed?, lang?, beam?, height?, mode?,
-//                                                    'split-sentences'?, sentence?, layer?, head?}}
+//                                                    'split-sentences'?, sentence?, layer?, head?,
+//                                                    theme?, layout?, edit?}}
 //   (strings, at most 2000 characters; a null value removes the attribute)
 
 import { resolveModel } from './app/params.js';
 import { MODELS } from './lib/catalogue.js';
+import { readTheme } from './widget/theme.js';
 
 export const SETTABLE = ['text', 'step', 'controls', 'panel', 'autoplay', 'speed', 'lang', 'beam', 'height', 'mode',
-  'split-sentences', 'sentence', 'layer', 'head'];
+  'split-sentences', 'sentence', 'layer', 'head', 'theme', 'layout', 'edit'];
 const FLAGS = ['panel', 'autoplay', 'split-sentences'];
 const PREFIX = 'attention-translator:';
 
@@ -51,6 +57,12 @@ function frameLanguage() {
   if (heading) heading.textContent = HEADINGS[lang];
 }
 frameLanguage();
+
+// The frame's color-scheme (embed.css) is the theme the figure reads from the same attribute.
+function frameTheme() {
+  document.documentElement.dataset.theme = readTheme(el.getAttribute('theme'));
+}
+frameTheme();
 
 const parentWindow = window.parent !== window ? window.parent : null;
 const post = (msg) => parentWindow?.postMessage(msg, '*'); // nothing secret: a height, a state
@@ -85,4 +97,5 @@ window.addEventListener('message', (e) => {
     else if (typeof v === 'string' || typeof v === 'number') el.setAttribute(name, String(v).slice(0, 2000));
   }
   frameLanguage();
+  frameTheme();
 });

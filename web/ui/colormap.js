@@ -1,6 +1,8 @@
 // Colour scales. Weights use viridis (perceptually uniform, readable with every common
 // colour-vision deficiency, and in greyscale); signed values (raw scores, the context vector)
-// use the PuOr diverging scheme, which is colour-blind safe as well.
+// use the PuOr diverging scheme, which is colour-blind safe as well. Both serve the light and
+// the dark themes unchanged (widget/theme.js): viridis's lightness rises with the weight, so
+// on either card more weight is a brighter cell, and one legend fits both.
 
 // matplotlib's viridis sampled at 0, 0.1, ..., 1; linear interpolation between neighbours
 // stays within a couple of levels of the 256-entry table.

@@ -10,6 +10,10 @@ export const WIDGET_STRINGS = {
       "The widget needs script-src 'unsafe-eval': Embind, which binds the C++ core to JavaScript, builds its functions with new Function.",
     badModel: 'The model attribute must be a known model name or an http(s) URL.',
     typeHere: 'Type an English sentence',
+    // layout="slide" and "article" (widget/layout.js)
+    slideLabel: 'Attention figure: the left and right arrow keys and the space bar step one word',
+    stepsToggle: 'Four steps',
+    captionsToggle: 'Explain each step',
   },
   zh: {
     loading: '正在加载翻译器…',
@@ -19,5 +23,8 @@ export const WIDGET_STRINGS = {
       "组件需要 script-src 'unsafe-eval'：连接 C++ 核心与 JavaScript 的 Embind 用 new Function 生成函数。",
     badModel: 'model 属性必须是已知的模型名或 http(s) 地址。',
     typeHere: '输入英文句子',
+    slideLabel: '注意力图：左右方向键和空格键逐词前后移动',
+    stepsToggle: '四个步骤',
+    captionsToggle: '说明每一步',
   },
 };

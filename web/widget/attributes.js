@@ -9,7 +9,12 @@
 //   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel
 //   lang      en | zh (captions)                      beam      1..8 (default 1)
+//   layout    slide: a 16:9 box in large type, arrow keys and space step while it has focus,
+//             panel behind a toggle; article: compact for a 700-760 px column; any other
+//             value: the default layout (widget/layout.js)
 //   height    a CSS length (400px, 30rem, 60vh): the figure scrolls inside it
+//   theme     light | dark | auto (default auto: the reader's prefers-color-scheme, followed
+//             live; any other value reads as auto, with a console warning) (widget/theme.js)
 //   split-sentences   a text of several sentences (a paragraph, longer than the model reads)
 //             is translated one sentence at a time: a row of sentence tabs picks the one shown
 //   sentence  with split-sentences, the sentence shown first, from 1 (default 1)
@@ -31,16 +36,18 @@
 //             (widget/bottleneck-mode.js). Any other value: the single figure. beam and
 //             panel do not apply to either.
 //
-// Effects, applied in this order: layout (visibility, strings, height), speed, heads (the
-// Transformer's rows drawn), step (where playback rests), edit (the attention edits decoded),
-// load (load and translate again).
+// Effects, applied in this order: layout (visibility, strings, height), theme (the colours),
+// speed, heads (the Transformer's rows drawn), step (where playback rests), edit (the
+// attention edits decoded), load (load and translate again).
 
 import { MAX_BEAM, MAX_TEXT } from '../lib/catalogue.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
+import { readLayout } from './layout.js';
 import { PAIR_MODES } from './pair-modes.js';
+import { readTheme } from './theme.js';
 
 export const DEFAULT_TEXT = 'The black cat is sleeping.';
-export const EFFECTS = ['layout', 'speed', 'heads', 'step', 'edit', 'load'];
+export const EFFECTS = ['layout', 'theme', 'speed', 'heads', 'step', 'edit', 'load'];
 
 const int = (lo, hi) => (value) => {
   if (value === null || !/^\s*\d{1,4}\s*$/.test(value)) return null;
@@ -71,9 +78,11 @@ export const ATTRIBUTES = {
   step: { read: int(0, 1000), effects: ['step'] },
   controls: { read: (v) => (v === 'none' || v === 'full' ? v : 'minimal'), effects: ['layout', 'heads'] },
   panel: { read: flag, effects: ['layout'] },
+  layout: { read: readLayout, effects: ['layout'] }, // widget/layout.js
   lang: { read: (v) => (v === 'zh' ? 'zh' : 'en'), effects: ['layout', 'heads'] },
   beam: { read: (v) => int(1, MAX_BEAM)(v) ?? 1, effects: ['load'] },
   height: { read: cssLength, effects: ['layout'] },
+  theme: { read: readTheme, effects: ['theme'] }, // widget/theme.js resolves auto
   // A two-model mode's name; anything but a known value keeps the single figure.
   mode: { read: (v) => (v !== null && Object.hasOwn(PAIR_MODES, v) ? v : null), effects: ['layout', 'load'] },
   'model-a': { read: raw, effects: ['load'] },

@@ -11,7 +11,8 @@ import { h } from '../ui/dom.js';
 import { controlParts } from '../ui/playback-bar.js';
 import { modelKind } from '../ui/transformer-strings.js';
 
-const STYLES = ['ui/ui.css', 'ui/widget.css', 'ui/compare.css', 'ui/bottleneck.css', 'ui/transformer.css', 'ui/edit.css'];
+// widget-dark.css last: the dark theme's colours (widget/theme.js) over every sheet's.
+const STYLES = ['ui/ui.css', 'ui/widget.css', 'ui/compare.css', 'ui/bottleneck.css', 'ui/transformer.css', 'ui/edit.css', 'ui/widget-layout.css', 'ui/widget-dark.css'];
 
 // root: the shadow root; base: where the styles are (next to bahdanau-widget.js); pairNames:
 // the two-model modes, one root each.
