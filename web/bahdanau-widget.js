@@ -12,6 +12,8 @@
 // {index, a, b} with {word, weights, end} or null for each.
 //
 // Decision: it decodes on the main thread, not in a worker; why is in widget/engines.js.
+// About 400 lines, on purpose: the element's life cycle and its attributes' effects read in one
+// place; each mode, layout, theme and control is its own module in widget/ and ui/.
 
 import { DecodeSession } from './engine/session.js';
 import { h, pieces } from './ui/dom.js';
