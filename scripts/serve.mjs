@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 import { compressible, createCompressedFiles } from './lib/compressed-files.mjs';
+import { MANIFEST, offlineManifest } from './lib/offline-manifest.mjs';
 import { acceptedEncodings, byteRange, targetPath } from './lib/http-request.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -260,9 +261,31 @@ async function handle(req, res, mounts, compressed) {
     return send(res, 405, 'method not allowed', { Allow: METHODS });
   }
   const found = await findFile(urlPath, mounts);
+  if (!found && urlPath === `/${MANIFEST}`) return serveManifest(req, res); // unless one is written there
   if (!found) return send(res, 404, 'not found');
   const q = req.url.indexOf('?');
   return serveFile(req, res, { ...found, query: q < 0 ? '' : req.url.slice(q + 1) }, compressed);
+}
+
+// The service worker's list of what to keep (scripts/lib/offline-manifest.mjs), made from the
+// files scripts/site would write, so the demo and a static copy of the site agree; a mount that
+// holds a written one (a copy of the site, as scripts/bench --first-visit serves) has it served
+// as a file instead. Imported on first use: site.mjs imports this file.
+async function serveManifest(req, res) {
+  const { DEFAULT_MODELS, siteFiles } = await import('./lib/site.mjs');
+  const body = `${JSON.stringify(await offlineManifest(siteFiles(DEFAULT_MODELS)))}\n`;
+  const headers = {
+    'Content-Type': TYPES['.json'],
+    'Cache-Control': 'no-cache',
+    'Access-Control-Expose-Headers': EXPOSED,
+    ETag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+  };
+  if (notModified({ 'if-none-match': req.headers['if-none-match'] ?? '' }, headers.ETag, new Date(0))) {
+    res.writeHead(304, headers);
+    return res.end();
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(body) });
+  return res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 // extraMounts: [[prefix, dir], ...] tried before the default ones (tests serve their own

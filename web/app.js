@@ -1,8 +1,11 @@
 // The page's wiring: the form, the worker, the figure (ui/figure.js, shared with the widget)
 // and the views. The engine is in engine/ (a worker over lib/). Nothing here computes a number
 // that is drawn: every weight, score and probability comes from the engine's steps.
+// About 400 lines, on purpose: the wiring of the whole page reads in one place; each part it wires is
+// its own module in app/ and ui/.
 
 import { EngineClient } from './engine/client.js';
+import { adoptEarly } from './app/early-model.js';
 import { forcedSteps } from './engine/steps.js';
 import { EXAMPLES, titleExamples } from './app/examples.js';
 import { restoreText, wireTextBox } from './app/text-box.js';
@@ -16,6 +19,7 @@ import { applyStrings, labelLangToggle } from './app/i18n.js';
 import { showInputNote } from './app/input-check.js';
 import { LoadProgress } from './app/load-progress.js';
 import { Paragraph } from './app/paragraph.js';
+import { narrowLayout } from './app/narrow-layout.js';
 import { highlightTokens, renderSourceTokens } from './app/source-tokens.js';
 import { showStatus } from './app/status-line.js';
 import { TransformerParts } from './app/transformer.js';
@@ -93,10 +97,11 @@ const force = new ForceMode(
 // edits by the worker, greedy or forced; the rows on show are then the edited decode's.
 const edits = new PageEdits($('edit-view'), $('edit-findings'), { state, label: params.model.label, force: () => force.active,
   replaceRows, seek: (i) => player.seek(i), error: showError, refresh: () => figure.refreshPanel() });
-// Text longer than the model reads, in sentences (app/paragraph.js): a tab shows one of them.
+// Several sentences, a tab each (app/paragraph.js), or at once when "as one sequence" (whole=1).
 const paragraph = new Paragraph($('paragraph'), {
   strings: state.S,
   panel: $('sentence-panel'),
+  choice: $('whole'), whole: params.whole, onChoice: () => state.sentence && translate(),
   onSelect: () => {
     state.pendingStep = null;
     state.pendingForce = '';
@@ -107,14 +112,14 @@ const paragraph = new Paragraph($('paragraph'), {
 // Another model opens the page anew on it, with the same sentence and language.
 const menu = new ModelMenu($('model-menu'), {
   current: params.model,
-  go: (model) => location.assign(permalink(location, { text: input.value, model, step: null, beam: beamWidth(), simd: params.simd, lang: state.lang })),
+  go: (model) => location.assign(permalink(location, { text: input.value, model, step: null, beam: beamWidth(), simd: params.simd, lang: state.lang, whole: paragraph.whole })),
 });
 
 // ---- errors ------------------------------------------------------------------------------
 
 function setState(phase) {
   app.dataset.state = phase;
-  $('translate').disabled = phase === 'loading';
+  progress.setWaiting(phase === 'loading', state.S); // greyed, saying why, and a tap queues
 }
 
 function showError(title, detail, { retry = false } = {}) {
@@ -141,7 +146,8 @@ async function loadModel() {
   }
   try {
     state.client?.dispose();
-    state.client = new EngineClient();
+    const early = adoptEarly({ url: params.model.url, simd: params.simd }); // started at navigation
+    state.client = early?.client ?? new EngineClient();
     state.engine = await state.client.load({ model: params.model.url, simd: params.simd, onProgress: (p) => progress.show(p, state.S) });
   } catch (e) {
     state.engine = null;
@@ -175,6 +181,7 @@ async function translate() {
     // Still loading (or failed: then try again): the sentence waits for the model.
     state.queued = true;
     if (app.dataset.state === 'error') loadModel();
+    else if (text.trim()) progress.queue(text, state.S);
     return;
   }
   if (!text.trim()) {
@@ -355,6 +362,7 @@ function currentLink() {
     speed: player.speed,
     view: currentView(document),
     sentence: paragraph.active ? paragraph.selected + 1 : null,
+    whole: paragraph.whole,
     heads: tf.linkSelection,
     edits: edits.linkValues,
   });
@@ -388,6 +396,7 @@ function wire() {
 
 function start() {
   wire();
+  narrowLayout(document, { reveal: Boolean(params.text) }); // one column: the player in view, the steps by it
   restoreText(input, params.text);
   $('beam').value = String(params.beam);
   showView(document, params.view);

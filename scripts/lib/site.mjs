@@ -22,6 +22,7 @@ import { defaultMounts, resolvePath } from '../serve.mjs';
 import { compress, compressible } from './compressed-files.mjs';
 import { ATTRIBUTION, CODINGS, MARKER, TRY, headersFile, htaccess, readme, wrap } from './site-hints.mjs';
 import { ROOT, WASM_FILES, ensureBuilt } from './engines.mjs';
+import { MANIFEST, offlineManifest } from './offline-manifest.mjs';
 
 export { CODINGS, MARKER };
 
@@ -203,6 +204,8 @@ export async function writeSite({ out, models, compress: withCopies = true, forc
   const copies = siteFiles(models);
   const pages = copies.map(([, rel]) => rel).filter((rel) => !rel.includes('/') && rel.endsWith('.html')).sort();
   const generated = generatedFiles(models, pages, withCopies);
+  // The service worker's manifest (web/sw.js), hashed from the very files copied.
+  generated[MANIFEST] = `${JSON.stringify(await offlineManifest(copies))}\n`;
   const planned = [...copies.map(([, rel]) => rel), ...Object.keys(generated)];
   const maybe = withCopies ? planned.flatMap((rel) => Object.values(CODINGS).map((e) => rel + e)) : [];
   await mkdir(out, { recursive: true });

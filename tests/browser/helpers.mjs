@@ -26,8 +26,9 @@ function testFiles() {
 // Test pages (the widget's hosts) are served from tests/browser/pages/ under /test-pages/.
 export const PAGES = path.join(ROOT, 'tests', 'browser', 'pages');
 
-// -> {url, browser, newPage(options), close()}. serverOptions go to startServer (e.g. headers).
-export async function launch(serverOptions = {}) {
+// -> {url, browser, newPage(options), close()}. serverOptions go to startServer (e.g. headers);
+// contextOptions to launchAt.
+export async function launch(serverOptions = {}, contextOptions = {}) {
   const files = testFiles();
   const server = await startServer({
     port: 0,
@@ -39,7 +40,7 @@ export async function launch(serverOptions = {}) {
     rmSync(files, { recursive: true, force: true });
   };
   try {
-    return await launchAt(server.url, stop);
+    return await launchAt(server.url, stop, contextOptions);
   } catch (e) {
     await stop();
     throw e;
@@ -49,10 +50,10 @@ export async function launch(serverOptions = {}) {
 // One browser and server for a whole test file, launched before its first test and closed after
 // its last (node:test hooks). -> a stand-in for launch()'s result that forwards to it, so a file
 // writes `const browser = sharedBrowser();` and then uses browser.url, browser.newPage() as usual.
-export function sharedBrowser(serverOptions = {}) {
+export function sharedBrowser(serverOptions = {}, contextOptions = {}) {
   let held = null;
   before(async () => {
-    held = await launch(serverOptions);
+    held = await launch(serverOptions, contextOptions);
   }, { timeout: 90_000 });
   after(async () => {
     await held?.close();
@@ -68,7 +69,11 @@ export function sharedBrowser(serverOptions = {}) {
 
 // Chromium for the pages under `url`, served by any server (tests/browser/site.test.mjs: a plain
 // static one); stop() runs on close(). -> {url, context, newPage(options), close()}
-export async function launchAt(url, stop = async () => {}) {
+// serviceWorkers: 'block' (the default) or 'allow'. The site's pages register web/sw.js, and a
+// request the worker answers bypasses Playwright's routes: newPage()'s guard against requests
+// that leave `url`, and every test's page.route, would stop seeing them after a file's first
+// page. So only tests/browser/offline.test.mjs, which tests the worker, allows it.
+export async function launchAt(url, stop = async () => {}, { serviceWorkers = 'block' } = {}) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'bl-chromium-'));
   let context;
   try {
@@ -78,6 +83,7 @@ export async function launchAt(url, stop = async () => {}) {
       args: CHROMIUM_ARGS,
       timeout: 60_000,
       viewport: { width: 1280, height: 900 },
+      serviceWorkers,
     });
   } catch (e) {
     rmSync(profile, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // A paragraph on index.html (web/app/paragraph.js, web/ui/sentence-tabs.js): text of several
-// sentences that is longer than the model reads is translated sentence by sentence, cut by the
-// core's own tokenizer, with a row of sentence tabs (keyboard: the WAI-ARIA tabs pattern)
-// choosing the sentence whose matrix, permalink and export are shown. Under the limit, nothing
-// changes. Also the tab row on a phone (390×844, screenshot) and axe in both languages.
+// sentences is translated sentence by sentence, cut by the core's own tokenizer, with a row of
+// sentence tabs (keyboard: the WAI-ARIA tabs pattern) choosing the sentence whose matrix,
+// permalink and export are shown; over the model's limit always, under it unless "as one
+// sequence" (whole=1) is chosen. Also the tab row on a phone (390×844, screenshot) and axe in
+// both languages.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -194,10 +195,20 @@ describe('a paragraph on the page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
-  test('under the limit nothing changes: several short sentences are one matrix; a bad sentence= is ignored', T, async () => {
+  // Issue 24: under the limit too, text of several sentences is now cut by default (two
+  // sentences decoded as one came out merged); "as one sequence" (whole=1) keeps one matrix.
+  test('under the limit: sentence by sentence by default, one matrix as one sequence; a bad sentence= is ignored', T, async () => {
     const text = 'I am cold. Tom is here.';
     assert.equal(ref.splitSentences(text).length, 2);
-    const page = await open(`speed=instant&sentence=2&text=${encodeURIComponent(text)}`);
+    const cut = await open(`speed=instant&sentence=2&text=${encodeURIComponent(text)}`);
+    await settled(cut);
+    assert.equal((await readTabs(cut)).selected, 1);
+    assert.deepEqual((await readMatrix(cut)).map((r) => r.word), ref.translate('Tom is here.').targetTokens);
+    assert.match(await cut.textContent('[data-role="paragraph-note"]'), /2 sentences, each translated on its own/);
+    assertNoProblems(cut);
+    await cut.close();
+
+    const page = await open(`speed=instant&whole=1&sentence=2&text=${encodeURIComponent(text)}`);
     await waitDone(page);
     assert.equal(await page.isVisible('[data-role="paragraph"]'), false);
     assert.equal(await page.getAttribute('[data-role="sentence-panel"]', 'role'), null);
@@ -205,8 +216,10 @@ describe('a paragraph on the page', { timeout: 900_000 }, () => {
     const rows = await readMatrix(page);
     assert.deepEqual(rows.map((r) => r.word), whole.targetTokens);
     await page.click('[data-role="permalink"]');
-    assert.equal(new URL(await page.inputValue('[data-role="permalink-field"]')).searchParams.get('sentence'), null);
-    // A typed paragraph, then a short sentence: the tabs come and go.
+    const link = new URL(await page.inputValue('[data-role="permalink-field"]'));
+    assert.equal(link.searchParams.get('sentence'), null);
+    assert.equal(link.searchParams.get('whole'), '1');
+    // A typed paragraph over the limit is cut whatever the choice, then a short text is one matrix again.
     await page.fill('[data-role="source-input"]', PARAGRAPH);
     await page.press('[data-role="source-input"]', 'Enter');
     await settled(page);

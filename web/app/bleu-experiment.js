@@ -35,7 +35,7 @@ export class BleuExperiment {
   #onCancel;
 
   // clients: {side: EngineClient} (loaded); scorer: one of them; items: [{bucket, en, fr}] in
-  // the order to run; onProgress({done, total, leftMs, elapsedMs}) after each scored sentence.
+  // the order to run; onProgress({done, total, leftMs, elapsedMs}) after each batch scored.
   // chunk: sentences per translateBatch() call. A chunk cannot be interrupted in the worker, so
   // cancel() stops the workers within one chunk and the progress line moves a chunk at a time;
   // a larger one buys no speed (the batch's GEMMs measured no faster than one sentence at a time
@@ -122,31 +122,35 @@ export class BleuExperiment {
     }
   }
 
-  // Scores, in order, each sentence that every model has translated; one at a time, so the
-  // sums grow in sample order whichever model is ahead.
+  // Scores, in order, the sentences that every model has translated. All of them in one
+  // tokenize() message: the scorer's worker is also decoding, so each message waits behind the
+  // chunk in flight there, and one message per sentence let the count fall a chunk further
+  // behind per sentence (24 of 180 shown when the decoding was all but done, then a rush to
+  // 180). One message per chunk keeps the count one chunk behind the decoding at most.
   #queueScore() {
     this.#scoring = this.#scoring.then(async () => {
       const sides = Object.keys(this.#decoded);
-      while (!this.#stopped && sides.every((side) => this.#decoded[side].length > this.#scored)) {
-        const k = this.#scored;
-        const item = this.#items[k];
-        const tokens = await this.#scorer.tokenize([item.fr, ...sides.map((side) => this.#decoded[side][k].text)], { side: 'target' });
-        if (this.#stopped) return;
-        sides.forEach((side, i) => this.#bleu[side][item.bucket].add(tokens[i + 1], [tokens[0]]));
-        this.#scored = k + 1;
-        this.#onProgress({ done: this.#scored, total: this.total, leftMs: this.#left(), elapsedMs: performance.now() - this.#t0 });
-      }
+      const from = this.#scored;
+      const to = Math.min(...sides.map((side) => this.#decoded[side].length));
+      if (this.#stopped || to <= from) return;
+      const items = this.#items.slice(from, to);
+      const texts = items.flatMap((item, i) => [item.fr, ...sides.map((side) => this.#decoded[side][from + i].text)]);
+      const tokens = await this.#scorer.tokenize(texts, { side: 'target' });
+      if (this.#stopped) return;
+      const per = sides.length + 1;
+      items.forEach((item, i) => {
+        const ref = tokens[i * per];
+        sides.forEach((side, s) => this.#bleu[side][item.bucket].add(tokens[i * per + s + 1], [ref]));
+      });
+      this.#scored = to;
+      this.#onProgress({ done: to, total: this.total, leftMs: this.#left(), elapsedMs: performance.now() - this.#t0 });
     }).catch((e) => this.#fail(e));
   }
 
-  // The slower model's pace so far, over the sentences it has left.
+  // The time left at the pace measured so far: the sentences scored (the count on show) per
+  // millisecond since the start, over the sentences still to score.
   #left() {
-    const n = this.total;
-    let left = 0;
-    for (const list of Object.values(this.#decoded)) {
-      if (!list.length) return null;
-      left = Math.max(left, (list.at(-1).ms / list.length) * (n - list.length));
-    }
-    return left;
+    const ms = performance.now() - this.#t0;
+    return this.#scored ? (ms / this.#scored) * (this.total - this.#scored) : null;
   }
 }

@@ -1,9 +1,12 @@
-// A paragraph on index.html: text of more than one sentence that is longer than the model
-// reads (info().maxSrcLen tokens) is translated sentence by sentence instead of refused. The
-// core cuts it (the worker's splitSentences(), the tokenizer's own sentence ends, not a regex
-// here); a row of sentence tabs (ui/sentence-tabs.js) picks the sentence whose matrix, lines
-// and step panel the page shows, and that sentence decodes word by word like any other.
-// Under the limit nothing changes: one matrix for the whole text, as the model reads it.
+// A paragraph on index.html: text of more than one sentence is translated sentence by
+// sentence. The core cuts it (the worker's splitSentences(), the tokenizer's own sentence
+// ends, not a regex here); a row of sentence tabs (ui/sentence-tabs.js) picks the sentence
+// whose matrix, lines and step panel the page shows, and that sentence decodes word by word
+// like any other. By default even under the model's limit (info().maxSrcLen tokens): the model
+// was trained on sentences, and two of them decoded as one sequence came out merged ("elle
+// travaille à l'école du samedi, de ces jours…"). "As one sequence" (the whole=1 checkbox)
+// stays a choice under the limit, since it shows attention over a long input; over the limit
+// the text is cut whatever the choice, and the note says why.
 //
 // The whole translation, every sentence joined, is asked for in one batch message once the
 // first sentence on show has decoded: not before, so that its first word is not delayed and
@@ -23,13 +26,18 @@ export class Paragraph {
   #tabs;
   #el = {};
   #asked = 0; // the open() whose answer may still be used
+  #choice; // the "as one sequence" checkbox
   #state = null; // {text, beam, sentences, tokens, max, results (null until the batch), batch (asked)}
 
   // root: the empty [data-role="paragraph"] element. panel: what the tabs control (the
-  // sentence's result). onSelect(k): the user picked sentence k (from 0).
-  constructor(root, { strings, panel, onSelect }) {
+  // sentence's result). onSelect(k): the user picked sentence k (from 0). choice: the "as one
+  // sequence" checkbox, ticked when `whole`; onChoice() once the user changes it.
+  constructor(root, { strings, panel, onSelect, choice, whole = false, onChoice }) {
     this.#root = root;
     this.#S = strings;
+    this.#choice = choice;
+    choice.checked = whole;
+    choice.addEventListener('change', () => onChoice());
     const e = this.#el;
     e.note = h('p', { class: 'paragraph-note', 'data-role': 'paragraph-note' });
     e.label = h('span', { class: 'paragraph-label' });
@@ -68,9 +76,15 @@ export class Paragraph {
     return this.#state?.beam ?? 1;
   }
 
+  // True when the user asked for text of several sentences as one sequence (whole=1).
+  get whole() {
+    return this.#choice.checked;
+  }
+
   // A new text to translate: -> the text to decode (the whole text, or its sentence number
   // `sentence`, from 1, else the first; the same text and beam again keep the sentence on
-  // show), or null when a newer call has overtaken this one.
+  // show), or null when a newer call has overtaken this one. The whole text when it is one
+  // sentence, or when the choice says so and the model can read it at once.
   async open(client, text, { beam, maxSrcLen, sentence = null }) {
     const mine = ++this.#asked;
     let split = null;
@@ -80,7 +94,7 @@ export class Paragraph {
       // Whatever is wrong with the text, translating it says so in the error box.
     }
     if (mine !== this.#asked) return null;
-    if (!split || split.sentences.length < 2 || split.tokens <= maxSrcLen) {
+    if (!split || split.sentences.length < 2 || (this.whole && split.tokens <= maxSrcLen)) {
       this.close();
       return text;
     }
@@ -129,7 +143,9 @@ export class Paragraph {
 
   #render() {
     const st = this.#state;
-    this.#el.note.textContent = st ? this.#S.paragraphNote(st.tokens, st.max, st.sentences.length) : '';
+    const S = this.#S;
+    const n = st?.sentences.length;
+    this.#el.note.textContent = !st ? '' : st.tokens > st.max ? S.paragraphNote(st.tokens, st.max, n) : S.paragraphSplitNote(n);
     this.#renderOutput();
   }
 

@@ -7,8 +7,10 @@
 //          model's own (plain text, like text)
 //   speed  words per second: 1, 2, 4 (default), 10 or instant;  view=lines for the
 //          alignment lines instead of the matrix
-//   sentence  text longer than the model reads is translated sentence by sentence: the one
-//          shown, from 1 (step and force then belong to that sentence)
+//   sentence  text of several sentences is translated sentence by sentence: the one shown,
+//          from 1 (step and force then belong to that sentence)
+//   whole  whole=1: text of several sentences, under the model's length limit, is translated as
+//          one sequence instead (one matrix over the whole text)
 //   layer, head  a Transformer's cross-attention shown: the decoder layer from 1, the head from
 //          1 or avg (the default: the last layer, averaged over heads); ignored for an RNN
 //   edit   an attention edit, repeated for each: S:J (word S looks all at column J, both from
@@ -63,6 +65,7 @@ export function readParams(location) {
     speed: speedParam(q.get('speed')),
     view: q.get('view') === 'lines' ? 'lines' : 'matrix',
     sentence: int('sentence', 1, 1000),
+    whole: q.get('whole') === '1',
     heads: headsParam(q, int),
     edits: parseEdits(q.getAll('edit')),
   };
@@ -140,7 +143,7 @@ export function compareLink(base, { text, step = null, simd = 'auto', lang = 'en
 // The permalink for what is on screen now: text, model and step always; the rest only when
 // they differ from the defaults, to keep links short. speed is a Player speed index, sentence
 // counts from 1 (null: the text is one sentence); edits: edit= values.
-export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null, heads = null, edits = [] }) {
+export function permalink(location, { text, model, step, beam, simd, lang, force = '', speed = DEFAULT_SPEED, view = 'matrix', sentence = null, whole = false, heads = null, edits = [] }) {
   const url = new URL(location.pathname, location.href);
   const q = new URLSearchParams();
   q.set('text', text);
@@ -153,6 +156,7 @@ export function permalink(location, { text, model, step, beam, simd, lang, force
   if (speed !== DEFAULT_SPEED && SPEED_NAMES[speed]) q.set('speed', SPEED_NAMES[speed]);
   if (view === 'lines') q.set('view', 'lines');
   if (sentence !== null && sentence >= 1) q.set('sentence', String(sentence));
+  if (whole) q.set('whole', '1');
   if (heads) {
     q.set('layer', String(heads.layer));
     q.set('head', String(heads.head));

@@ -21,13 +21,32 @@ export class EngineClient {
     this.#worker.onmessageerror = () => this.#fail(new Error('a message from the worker could not be read'));
   }
 
-  // -> Promise<{info, engine}>. model: an absolute URL. simd: 'auto' | false.
+  // -> Promise<{info, engine}>. model: an absolute URL. simd: 'auto' | false. The same model
+  // asked for again while it loads joins that load, its progress now going to the new
+  // onProgress: app/early-model.js starts it at navigation, app.js takes it over.
   load({ model, simd = 'auto', onProgress }) {
     if (this.#broken) return Promise.reject(this.#broken);
-    return new Promise((resolve, reject) => {
-      this.#load = { resolve, reject, onProgress };
+    const running = this.#load;
+    if (running && running.model === model && running.simd === simd) {
+      running.onProgress = onProgress;
+      return running.promise;
+    }
+    const load = { model, simd, onProgress };
+    load.promise = new Promise((resolve, reject) => {
+      Object.assign(load, { resolve, reject });
+      this.#load = load;
       this.#worker.postMessage({ type: 'load', model, simd });
+    }).then((loaded) => {
+      // For app/offline.js: the service worker keeps the models a page used (a download made
+      // in the worker is not in the page's resource timing).
+      try {
+        performance.mark('bahdanau-live:model', { detail: { url: model } });
+      } catch {
+        // an old browser without mark details: the model is cached on its next use instead
+      }
+      return loaded;
     });
+    return load.promise;
   }
 
   // -> Promise<{result, msPerWord}>; onStart({sourceTokens, beam}) then onStep(step, ms) for each.

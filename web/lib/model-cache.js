@@ -15,7 +15,7 @@ export const MAX_MODEL_BYTES = 256 * 2 ** 20;
 const sources = new Map(); // key (absolute URL or path) -> {promise, listeners, progress}
 
 // -> Promise<Uint8Array>. onProgress({loaded, total}) is called as bytes arrive; total is null
-// when the server does not say.
+// when neither the server nor the site's cache-manifest.json says (sizeFromManifest).
 export async function modelBytes(model, onProgress) {
   if (model instanceof ArrayBuffer) model = new Uint8Array(model);
   if (ArrayBuffer.isView(model)) {
@@ -56,6 +56,21 @@ export async function modelBytes(model, onProgress) {
 function overCap(what, size = null) {
   const limit = `the ${MAX_MODEL_BYTES / 2 ** 20} MiB limit (${MAX_MODEL_BYTES} bytes)`;
   return new Error(size === null ? `${what} is over ${limit}` : `${what} is ${size} bytes, over ${limit}`);
+}
+
+// The model's size from the site's cache-manifest.json (scripts/lib/offline-manifest.mjs), which
+// sits in web/ beside lib/: for a compressed download, whose Content-Length counts other bytes.
+// null off the site (a CDN, another origin's model, Node), or where the manifest cannot be read.
+let manifestSizes = null; // Promise<Map<absolute URL, bytes>>
+function sizeFromManifest(url) {
+  if (isNode) return Promise.resolve(null);
+  const site = new URL('../', import.meta.url);
+  if (new URL(url).origin !== site.origin) return Promise.resolve(null);
+  manifestSizes ??= fetch(new URL('cache-manifest.json', site), { credentials: 'omit' })
+    .then((res) => (res.ok ? res.json() : null))
+    .then((m) => new Map(Object.entries(m?.models ?? {}).map(([rel, e]) => [new URL(rel, site).href, Number(e?.bytes) || null])))
+    .catch(() => new Map());
+  return manifestSizes.then((sizes) => sizes.get(url) ?? null);
 }
 
 function report(entry, loaded, total) {
@@ -155,7 +170,7 @@ async function download(url, entry) {
   // the model's own, so it does not give the size. (A cross-origin server that does not expose
   // Content-Encoding still leaves it a hint: the Math.max below keeps loaded <= total.)
   const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-  const total = encoded ? null : Number(res.headers.get('content-length')) || null;
+  const total = encoded ? await sizeFromManifest(res.url || url) : Number(res.headers.get('content-length')) || null;
   if (total > MAX_MODEL_BYTES) {
     res.body?.cancel().catch(() => {});
     throw overCap(`model ${url}`, total);

@@ -19,6 +19,10 @@ const en = {
   whyLink: 'Why attention? A translator without it, side by side',
   loadingModel: 'Downloading the model…',
   loadingEngine: 'Starting the engine…',
+  timeLeft: (s) => `about ${s} s left`,
+  translateWaiting: 'Translate (model loading)',
+  translateWaitingTitle: 'The model is still downloading: a sentence sent now is translated as soon as it is in.',
+  queuedForModel: (text) => `Will translate when the model is in: “${text}”`,
   // result
   translation: 'Translation',
   source: 'Source',
@@ -53,6 +57,10 @@ const en = {
   sentenceTab: (k, n) => `Sentence ${k} of ${n}`,
   paragraphNote: (tokens, max, n) =>
     `This text is ${tokens} tokens long and the model reads at most ${max} at once, so it is translated as ${n} sentences, one at a time. Pick a sentence to see its matrix.`,
+  paragraphSplitNote: (n) =>
+    `This text has ${n} sentences, each translated on its own, one at a time. Pick a sentence to see its matrix, or tick “as one sequence” above to see attention over the whole text.`,
+  wholeLabel: 'Several sentences as one sequence',
+  wholeHint: 'Off: each sentence is translated on its own, with a tab each. On: the whole text at once, to see attention over a long input.',
   paragraphTranslation: 'Whole translation',
   sentenceFailed: (k) => `[sentence ${k} could not be translated]`,
   // forced decoding ("Or type your own French")
@@ -226,6 +234,10 @@ const zh = {
   whyLink: '为什么需要注意力？与没有注意力的翻译器并排对比',
   loadingModel: '正在下载模型…',
   loadingEngine: '正在启动引擎…',
+  timeLeft: (s) => `约剩 ${s} 秒`,
+  translateWaiting: '翻译（模型加载中）',
+  translateWaitingTitle: '模型仍在下载：现在提交的句子会在模型下载完成后立即翻译。',
+  queuedForModel: (text) => `模型下载完成后将翻译：“${text}”`,
   translation: '译文',
   source: '原文',
   playback: '播放',
@@ -258,6 +270,10 @@ const zh = {
   sentenceTab: (k, n) => `第 ${k} 句，共 ${n} 句`,
   paragraphNote: (tokens, max, n) =>
     `这段文字有 ${tokens} 个词元，而模型一次最多读 ${max} 个，所以把它分成 ${n} 个句子逐句翻译。选择一个句子即可查看它的矩阵。`,
+  paragraphSplitNote: (n) =>
+    `这段文字有 ${n} 个句子，每句单独翻译，逐句进行。选择一个句子即可查看它的矩阵；勾选上方的“当作一个序列”，可以看到注意力如何覆盖整段文字。`,
+  wholeLabel: '多个句子当作一个序列',
+  wholeHint: '不勾选：每个句子单独翻译，各有一个标签。勾选：整段文字一次翻译，可以看到注意力如何覆盖较长的输入。',
   paragraphTranslation: '全文译文',
   sentenceFailed: (k) => `［第 ${k} 句无法翻译］`,
   forceLabel: '或者输入你自己的法语译文',
