@@ -231,3 +231,28 @@ TEST(TrainFuzzCorpus, DataAndConfigInputs) {
 }
 
 }  // namespace
+
+// What scripts/train-data writes (scripts/nmt/train_bundle.py; tests/python/test_train_bundle.py
+// checks that the fixture is what it writes today) is what the core reads: the two
+// implementations of one format agree.
+TEST(TrainData, ReadsWhatScriptsTrainDataWrites) {
+  std::ifstream in(std::string(BL_SOURCE_DIR) + "/tests/fixtures/train-bundle-tiny.txt",
+                   std::ios::binary);
+  ASSERT_TRUE(in) << "tests/fixtures/train-bundle-tiny.txt";
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bl::TrainData d;
+  std::string err;
+  ASSERT_TRUE(parse(text, &d, &err)) << err;
+  EXPECT_EQ(d.src_lang, "en");
+  EXPECT_EQ(d.tgt_lang, "fr");
+  ASSERT_EQ(d.src_vocab.size(), 24u);
+  ASSERT_EQ(d.tgt_vocab.size(), 28u);
+  EXPECT_EQ(d.src_vocab[4], "the");  // the most frequent English word of the training split
+  EXPECT_EQ(d.tgt_vocab[3], "</s>");
+  EXPECT_EQ(d.train.size(), 15u);
+  EXPECT_EQ(d.heldout.size(), 1u);
+  // "The cat is black." -> "Le chat est noir.": the, cat, is, black, . / le, chat, est, noir, .
+  const std::vector<int> want_src{4, 7, 6, 9, 5}, want_tgt{5, 6, 7, 12, 4};
+  EXPECT_EQ(d.train[0].src, want_src);
+  EXPECT_EQ(d.train[0].tgt, want_tgt);
+}
