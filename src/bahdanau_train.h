@@ -87,6 +87,27 @@ struct TensorGrad {
   size_t size = 0;
 };
 
+// The training pairs in batches for Trainer::step(batches, n): each epoch is one seeded
+// shuffle (Fisher-Yates) cut into batches of batch_size pairs, the last one smaller. The same
+// pairs, size and seed give the same batches everywhere, wasm included.
+class BatchSampler {
+ public:
+  // batch_size 1..kMaxTrainBatch; at least one pair. Null with a message otherwise.
+  static std::unique_ptr<BatchSampler> create(std::vector<TrainPair> pairs, size_t batch_size,
+                                              uint64_t seed, std::string* error);
+  ~BatchSampler();
+  // The next batch (valid until the next call); a new epoch starts with a new shuffle.
+  const std::vector<TrainPair>& next();
+  long epochs() const;  // epochs completed
+  size_t batches_per_epoch() const;
+
+  struct Impl;
+
+ private:
+  explicit BatchSampler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 class Trainer {
  public:
   // Starts from the weights of a model file (f32, or int8 dequantized as the engines read
@@ -106,6 +127,10 @@ class Trainer {
   // compute(), then clipping and one Adam update. A loss or gradient that is not finite stops
   // with a message and leaves the weights (and Adam's moments) as they were.
   bool step(const std::vector<TrainPair>& batch, float* loss, std::string* error);
+  // n steps (1..10,000) on the sampler's next n batches, their losses appended to *losses:
+  // what a worker runs between two progress reports. Stops at the first step that fails,
+  // with its message; the steps before it stay made.
+  bool step(BatchSampler& batches, int n, std::vector<float>* losses, std::string* error);
   // The mean over the pairs' target tokens of -log p(y_i | y_<i, x), as the model would be
   // judged: no dropout, no label smoothing, any number of pairs. Changes nothing (gradients()
   // included). False on a bad pair.

@@ -33,6 +33,14 @@ class Rng {
   // (0, 1]: safe for log().
   double uniform_open0() { return double((next() >> 11) + 1) * 0x1.0p-53; }
 
+  // Uniform in [0, n), n >= 1, without modulo bias (rejection of the top partial range).
+  uint64_t below(uint64_t n) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do x = next(); while (x >= limit);
+    return x % n;
+  }
+
   // N(0, 1) by Box-Muller; both values of a pair are used. log, sqrt and cos run in double and
   // the caller rounds to f32, so libm's last-ulp differences (glibc vs Emscripten's musl) do not
   // reach the f32 weights except on a double that lies within an ulp of an f32 rounding boundary.

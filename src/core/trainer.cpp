@@ -139,6 +139,21 @@ bool Trainer::step(const std::vector<TrainPair>& batch, float* loss, std::string
   return true;
 }
 
+bool Trainer::step(BatchSampler& batches, int n, std::vector<float>* losses, std::string* error) {
+  std::string unused;
+  if (!error) error = &unused;
+  if (n < 1 || n > 10000) {
+    *error = "step: n = " + std::to_string(n) + " is outside 1..10000";
+    return false;
+  }
+  for (int k = 0; k < n; k++) {
+    float loss = 0;
+    if (!step(batches.next(), &loss, error)) return false;
+    if (losses) losses->push_back(loss);
+  }
+  return true;
+}
+
 bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss,
                        std::string* error) const {
   std::string unused;
