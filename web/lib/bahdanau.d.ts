@@ -354,3 +354,48 @@ export interface Translator {
   /** Frees the C++ side; idempotent. Later calls throw. */
   dispose(): void;
 }
+
+/** createTrainer's options (web/lib/trainer.js): a fresh model trained from a data file. */
+export interface TrainerOptions {
+  /** The training data file (docs/training-core.md; scripts/train-data writes it): bytes, a URL, or a file path in Node. */
+  data: Uint8Array | ArrayBuffer | string | URL;
+  /** The model's sizes and kinds; each optional. The vocabularies come from the data. */
+  config?: {
+    decoder?: 'paper' | 'cgru';
+    scoring?: 'additive' | 'scaled_dot' | 'none';
+    emb?: number; enc_hidden?: number; dec_hidden?: number; attn?: number;
+    max_src_len?: number; max_tgt_len?: number;
+  } | null;
+  /** Adam's learning rate (default 3e-3), the gradient-norm clip (1; 0: off). */
+  lr?: number; clip?: number;
+  /** Pairs per step, 1..4096 (default 32). */
+  batchSize?: number;
+  /** An integer in 0..2^53: the weights, the dropout masks and the batches' order (default 1). */
+  seed?: number;
+  /** In [0, 1), both 0 by default. */
+  dropout?: number; labelSmoothing?: number;
+  simd?: 'auto' | boolean;
+  dist?: string | URL;
+}
+
+export interface TrainStepReport {
+  /** Each step's loss: the mean over its target tokens of -log p. */
+  losses: number[];
+  /** Adam updates made so far, and passes over the training pairs completed. */
+  steps: number; epochs: number;
+}
+
+export interface Trainer {
+  readonly engine: { variant: 'wasm-simd' | 'wasm-scalar'; reason: string };
+  /** n (1..10,000) steps on the next n batches; runs on the calling thread (use a worker in a page). */
+  step(n?: number): TrainStepReport;
+  /** The held-out pairs' mean loss (no dropout, no smoothing), or null without held-out pairs. */
+  evaluate(): number | null;
+  /** The current weights as an f32 model file, which createTranslator({model}) reads. */
+  snapshot(): Uint8Array;
+  /** Frees the C++ side; idempotent. Later calls throw. */
+  dispose(): void;
+}
+
+/** A fresh Bahdanau model trained by backpropagation in this thread (issue 25). */
+export function createTrainer(options: TrainerOptions): Promise<Trainer>;

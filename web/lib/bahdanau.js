@@ -35,6 +35,7 @@ export { MAX_MODEL_BYTES, simdSupported };
 
 export { MAX_BATCH, MAX_BEAM, MAX_EDITS, MAX_LEN }; // the engine's bounds (catalogue.js)
 export { MAX_TEXT_CHARS }; // one call's text (args.js)
+export { createTrainer } from './trainer.js'; // a fresh model trained here (trainer.js)
 
 // model: a name ('en-fr', the default when left out or null; 'en-fr-dot', ...: resolved against
 // this package, never the working directory or the page: model-cache.js), a URL, a file path

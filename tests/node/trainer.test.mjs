@@ -1,0 +1,61 @@
+// createTrainer (web/lib/trainer.js; issue 25): a fresh model trained from the training data
+// file on both wasm variants, the same losses on each, learning, a snapshot that
+// createTranslator reads, and a clear error for every bad input.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { createTrainer, createTranslator } from '../../web/lib/bahdanau.js';
+import { ROOT, WASM } from './helpers.mjs';
+
+// scripts/train-data's fixture (tests/python/test_train_bundle.py keeps it current).
+const DATA = path.join(ROOT, 'tests', 'fixtures', 'train-bundle-tiny.txt');
+const CONFIG = { emb: 16, enc_hidden: 16, dec_hidden: 16, attn: 16 };
+const SETTINGS = { lr: 1e-2, batchSize: 4, seed: 5 };
+
+const runs = {};
+for (const variant of WASM) {
+  test(`a fresh model learns from the data file, and its snapshot translates (${variant})`, async () => {
+    const tr = await createTrainer({ data: DATA, config: CONFIG, ...SETTINGS, simd: variant === 'wasm-simd' });
+    assert.equal(tr.engine.variant, variant);
+    const before = tr.evaluate();
+    assert.ok(Number.isFinite(before) && before > 0, `held-out loss ${before}`);
+    const { losses, steps, epochs } = tr.step(80);
+    assert.equal(losses.length, 80);
+    assert.equal(steps, 80);
+    assert.equal(epochs, 20); // 15 pairs in batches of 4: 4 batches an epoch
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    assert.ok(mean(losses.slice(-8)) < 0.5 * mean(losses.slice(0, 8)), `${losses[0]} -> ${losses.at(-1)}`);
+    runs[variant] = losses;
+    const file = tr.snapshot();
+    assert.ok(file instanceof Uint8Array && file.byteLength > 1000);
+    const t = await createTranslator({ model: file, simd: variant === 'wasm-simd' });
+    const out = t.translate('The cat is black.');
+    assert.equal(out.sourceTokens[0], 'the');
+    assert.ok(out.targetTokens.length > 0);
+    t.dispose();
+    tr.dispose();
+    assert.throws(() => tr.step(1), /disposed/);
+  });
+}
+
+test('both wasm variants train to the same bits', (t) => {
+  if (WASM.length < 2 || !runs['wasm-simd'] || !runs['wasm-scalar']) return t.skip('needs both variants');
+  assert.deepEqual(runs['wasm-simd'], runs['wasm-scalar']);
+});
+
+test('bad inputs get clear errors', async () => {
+  const data = readFileSync(DATA);
+  await assert.rejects(createTrainer({ data: 42 }), /data must be bytes, a URL or a file path/);
+  await assert.rejects(createTrainer({ data: new TextEncoder().encode('hello\n') }), /createTrainer: train data: line 1/);
+  await assert.rejects(createTrainer({ data, config: { emb: 'wide' } }), /emb/);
+  await assert.rejects(createTrainer({ data, config: [] }), /config must be an object/);
+  await assert.rejects(createTrainer({ data, lr: '1' }), /lr must be a number/);
+  await assert.rejects(createTrainer({ data, lr: -1 }), /lr/);
+  await assert.rejects(createTrainer({ data, batchSize: 0 }), /batchSize must be 1\.\.4096/);
+  await assert.rejects(createTrainer({ data, seed: 1.5 }), /seed must be an integer/);
+  const tr = await createTrainer({ data, config: CONFIG });
+  assert.throws(() => tr.step(0), /n must be an integer in 1\.\.10000/);
+  tr.dispose();
+});

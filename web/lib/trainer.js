@@ -1,0 +1,104 @@
+// A fresh Bahdanau model trained by backpropagation, in the tab or in Node (issue 25): the
+// core's bl::Trainer over one engine instance, as createTranslator runs bl::Translator.
+//
+//   import { createTrainer } from './web/lib/trainer.js';
+//   const tr = await createTrainer({ data: bytes, config: { scoring: 'additive' } });
+//   const { losses, steps, epochs } = tr.step(50);  // 50 Adam steps on the next 50 batches
+//   tr.evaluate();                                   // the held-out pairs' mean loss, or null
+//   const file = tr.snapshot();                      // an f32 model file: createTranslator({model: file})
+//   tr.dispose();
+//
+// data: the training data file (docs/training-core.md; scripts/train-data writes it) as bytes
+// (Uint8Array, ArrayBuffer), a URL, or a file path in Node. config: the model's sizes and kinds
+// as TrainConfig's JSON form ({decoder, scoring, emb, enc_hidden, dec_hidden, attn,
+// max_src_len, max_tgt_len}); the vocabularies come from the data. lr, clip, batchSize, seed,
+// dropout, labelSmoothing: numbers, the core checks their ranges. step() runs on the calling
+// thread: a page runs the trainer in a Web Worker, so that the tab stays responsive.
+
+import { checkInt, describe, optionsArg } from './args.js';
+import { isNode } from './env.js';
+import { own, release } from './handles.js';
+import { chooseVariant, loadVariant } from './loader.js';
+import { unwrap } from './native.js';
+
+const MAX_DATA_BYTES = 64 * 2 ** 20; // the parser's own bound (src/core/train_data.cpp)
+const OPTION_NUMBERS = ['lr', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
+
+export async function createTrainer(options) {
+  const opts = optionsArg(options, 'createTrainer');
+  const { data, config = {}, simd = 'auto', dist } = opts;
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError(`createTrainer: config must be an object, got ${describe(config)}`);
+  }
+  const settings = {};
+  for (const key of OPTION_NUMBERS) {
+    if (opts[key] === undefined) continue;
+    if (typeof opts[key] !== 'number') {
+      throw new TypeError(`createTrainer: ${key} must be a number, got ${describe(opts[key])}`);
+    }
+    settings[key] = opts[key];
+  }
+  const choice = chooseVariant(simd);
+  const [engine, bytes] = await Promise.all([loadVariant(choice.variant, dist), dataBytes(data)]);
+  return new Trainer(engine.module, choice, bytes, JSON.stringify(config), settings);
+}
+
+async function dataBytes(data) {
+  let bytes;
+  if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+  else if (data instanceof Uint8Array) bytes = data;
+  else if (typeof data === 'string' || data instanceof URL) {
+    const url = isNode ? null : new URL(data, globalThis.location?.href);
+    if (url || /^https?:/.test(String(data))) {
+      const res = await fetch(url ?? data);
+      if (!res.ok) throw new Error(`createTrainer: the training data at ${url ?? data}: HTTP ${res.status}`);
+      bytes = new Uint8Array(await res.arrayBuffer());
+    } else {
+      const { readFile } = await import('node:fs/promises');
+      bytes = new Uint8Array(await readFile(data instanceof URL ? data : String(data)));
+    }
+  } else {
+    throw new TypeError(`createTrainer: data must be bytes, a URL or a file path, got ${describe(data)}`);
+  }
+  if (bytes.byteLength > MAX_DATA_BYTES) {
+    throw new RangeError(`createTrainer: the training data is ${bytes.byteLength} bytes, over the ${MAX_DATA_BYTES} the format allows`);
+  }
+  return bytes;
+}
+
+class Trainer {
+  #rec;
+
+  constructor(module, { variant, reason }, bytes, configJson, settings) {
+    const native = new module.Trainer();
+    unwrap(native.create(bytes, configJson, settings), 'createTrainer: ', () => native.delete());
+    this.#rec = own(module, native, this);
+    this.engine = { variant, reason };
+  }
+
+  #native(method) {
+    if (this.#rec.released) throw new Error(`${method}(): the trainer was disposed`);
+    return this.#rec.handle;
+  }
+
+  // -> {losses: [one per step], steps: Adam updates so far, epochs: passes over the data done}
+  step(n = 1) {
+    const native = this.#native('step');
+    checkInt('n', n, 1, 10000);
+    return unwrap(native.step(n), 'step(): ');
+  }
+
+  // -> the held-out pairs' mean loss per target token (no dropout, no smoothing), or null
+  evaluate() {
+    return unwrap(this.#native('evaluate').evaluate(), 'evaluate(): ');
+  }
+
+  // -> Uint8Array: the current weights as an f32 model file
+  snapshot() {
+    return unwrap(this.#native('snapshot').snapshot(), 'snapshot(): ');
+  }
+
+  dispose() {
+    release(this.#rec);
+  }
+}
