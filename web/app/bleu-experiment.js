@@ -35,7 +35,8 @@ export class BleuExperiment {
   #onCancel;
 
   // clients: {side: EngineClient} (loaded); scorer: one of them; items: [{bucket, en, fr}] in
-  // the order to run; onProgress({done, total, leftMs, elapsedMs}) after each batch scored.
+  // the order to run; onProgress({done, total, leftMs, elapsedMs}) after each scored sentence
+  // (those of a chunk together, once the chunk is tokenized).
   // chunk: sentences per translateBatch() call. A chunk cannot be interrupted in the worker, so
   // cancel() stops the workers within one chunk and the progress line moves a chunk at a time;
   // a larger one buys no speed (the batch's GEMMs measured no faster than one sentence at a time
@@ -138,12 +139,13 @@ export class BleuExperiment {
       const tokens = await this.#scorer.tokenize(texts, { side: 'target' });
       if (this.#stopped) return;
       const per = sides.length + 1;
-      items.forEach((item, i) => {
+      // Still one report per sentence, in sample order; a cancel from a report stops here.
+      for (let i = 0; i < items.length && !this.#stopped; i++) {
         const ref = tokens[i * per];
-        sides.forEach((side, s) => this.#bleu[side][item.bucket].add(tokens[i * per + s + 1], [ref]));
-      });
-      this.#scored = to;
-      this.#onProgress({ done: to, total: this.total, leftMs: this.#left(), elapsedMs: performance.now() - this.#t0 });
+        sides.forEach((side, s) => this.#bleu[side][items[i].bucket].add(tokens[i * per + s + 1], [ref]));
+        this.#scored = from + i + 1;
+        this.#onProgress({ done: this.#scored, total: this.total, leftMs: this.#left(), elapsedMs: performance.now() - this.#t0 });
+      }
     }).catch((e) => this.#fail(e));
   }
 
