@@ -209,7 +209,9 @@ TEST(Limits, UnkNeverCopiesALowerCaseEnglishWord) {
       bl::Translation t;
       ASSERT_TRUE(tr->translate(s, p, &t, &err)) << err;
       for (size_t i = 0; i < t.tgt_ids.size(); i++)
-        if (t.tgt_ids[i] == 1) EXPECT_EQ(kEnglishOnly.count(t.tgt_tokens[i]), 0u) << t.tgt_tokens[i];
+        if (t.tgt_ids[i] == 1) {
+          EXPECT_EQ(kEnglishOnly.count(t.tgt_tokens[i]), 0u) << t.tgt_tokens[i];
+        }
     }
     auto dec = tr->start(s, bl::TranslateParams{}, &err);
     ASSERT_TRUE(dec) << err;
