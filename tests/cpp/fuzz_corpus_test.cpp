@@ -15,6 +15,8 @@ extern "C" int fuzz_loader_input(const uint8_t* data, size_t size);
 extern "C" int fuzz_header_input(const uint8_t* data, size_t size);
 extern "C" int fuzz_tokenizer_input(const uint8_t* data, size_t size);
 extern "C" int fuzz_translate_input(const uint8_t* data, size_t size);
+extern "C" int fuzz_train_data_input(const uint8_t* data, size_t size);
+extern "C" int fuzz_train_config_input(const uint8_t* data, size_t size);
 
 namespace {
 
@@ -39,5 +41,7 @@ TEST(FuzzCorpus, LoaderInputs) { EXPECT_GE(replay("loader", fuzz_loader_input), 
 TEST(FuzzCorpus, HeaderInputs) { EXPECT_GE(replay("header", fuzz_header_input), 12); }
 TEST(FuzzCorpus, TokenizerInputs) { EXPECT_GE(replay("tokenizer", fuzz_tokenizer_input), 100); }
 TEST(FuzzCorpus, TranslateInputs) { EXPECT_GE(replay("translate", fuzz_translate_input), 10); }
+TEST(FuzzCorpus, TrainDataInputs) { EXPECT_GE(replay("train_data", fuzz_train_data_input), 4); }
+TEST(FuzzCorpus, TrainConfigInputs) { EXPECT_GE(replay("train_config", fuzz_train_config_input), 5); }
 
 }  // namespace

@@ -1,10 +1,9 @@
 // The trainer's input parsers (issue 25): the training data file (parse_train_data, format in
 // docs/training-core.md) and the config's JSON form (parse_train_config): what they accept,
-// and that every bad input gets its own clear message, never a crash; plus the fuzz corpora of
-// both (tests/fuzz/train_data_fuzz.cpp, train_config_fuzz.cpp) replayed through the harnesses.
+// and that every bad input gets its own clear message, never a crash. Their fuzz corpora are
+// replayed in fuzz_corpus_test.cpp, with the other harnesses'.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -12,9 +11,6 @@
 
 #include "bahdanau_train.h"
 #include "core/train_data.h"
-
-extern "C" int fuzz_train_data_input(const uint8_t* data, size_t size);
-extern "C" int fuzz_train_config_input(const uint8_t* data, size_t size);
 
 namespace {
 
@@ -209,25 +205,6 @@ TEST(TrainConfigJson, EveryBadConfigHasItsMessage) {
     EXPECT_GT(err.size(), std::string("train config: ").size()) << text;
     EXPECT_EQ(c.emb, 64) << "a refused config leaves *out alone";
   }
-}
-
-int replay(const std::string& harness, int (*run)(const uint8_t*, size_t)) {
-  int n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::string(BL_SOURCE_DIR) + "/tests/fuzz/corpus/" + harness)) {
-    std::ifstream f(entry.path(), std::ios::binary);
-    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(f),
-                                     std::istreambuf_iterator<char>()};
-    SCOPED_TRACE(entry.path().string());
-    EXPECT_EQ(run(bytes.data(), bytes.size()), 0);
-    n++;
-  }
-  return n;
-}
-
-TEST(TrainFuzzCorpus, DataAndConfigInputs) {
-  EXPECT_GE(replay("train_data", fuzz_train_data_input), 4);
-  EXPECT_GE(replay("train_config", fuzz_train_config_input), 5);
 }
 
 }  // namespace
