@@ -81,27 +81,8 @@ TEST(TrainDropout, FiniteDifferencesWithAFixedMask) {
     const double plain = bl::train::batch_loss<double>(cfg, md.weights, batch, nullptr);
     const double l = bl::train::batch_loss<float>(cfg, md.weights, batch, &grad, opt);
     EXPECT_GT(std::fabs(l - plain), 1e-3) << name << ": the mask changes the loss";
-    auto w = bl::named_tensors(cfg, &md.weights);
-    auto g = bl::named_tensors(cfg, &grad);
-    double worst = 0;
-    for (size_t i = 0; i < w.size(); i++) {
-      size_t top = 0;
-      for (size_t k = 0; k < g[i].size(); k++)
-        if (std::fabs(g[i].data[k]) > std::fabs(g[i].data[top])) top = k;
-      for (size_t k : {top, (7 * i + 3) % w[i].size(), (131 * i + 17) % w[i].size()}) {
-        const float w0 = w[i].data[k], h = 1e-3f, up = w0 + h, down = w0 - h;
-        w[i].data[k] = up;
-        const double lu = bl::train::batch_loss<double>(cfg, md.weights, batch, nullptr, opt);
-        w[i].data[k] = down;
-        const double ld = bl::train::batch_loss<double>(cfg, md.weights, batch, nullptr, opt);
-        w[i].data[k] = w0;
-        const double fd = (lu - ld) / (double(up) - double(down)), an = g[i].data[k];
-        worst = std::max(worst, std::fabs(fd - an) / std::max(1e-3, std::fabs(fd)));
-        EXPECT_LE(std::fabs(fd - an), 1e-5 + 1e-3 * std::fabs(fd))
-            << name << " " << w[i].name << "[" << k << "]: finite difference " << fd
-            << ", backprop " << an;
-      }
-    }
+    const double worst =
+        train_fixture::check_finite_differences(cfg, &md.weights, &grad, batch, opt, name);
     std::printf("  %s (dropout 0.3, smoothing 0.1): worst |fd - backprop| / max(1e-3, |fd|) "
                 "= %.2e\n", name.c_str(), worst);
   }
