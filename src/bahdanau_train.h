@@ -10,9 +10,10 @@
 // Trainer::create starts a fresh model from a TrainConfig and a seed instead; parse_train_data
 // reads the training data file that the browser page downloads (docs/training-core.md).
 //
-// Both decoders (paper, cgru) and the three scorings (additive, scaled_dot, none). Plain scalar
-// C++ loops in f32 (src/core/train_model.cpp); the wasm SIMD twins of the training kernels are
-// not written yet (docs/training-core.md). Nothing here throws or aborts on bad input.
+// Both decoders (paper, cgru) and the three scorings (additive, scaled_dot, none), in f32. Every
+// product goes through the kernel table's train_gemm_f32, whose scalar and wasm SIMD twins give
+// the same bits, so both wasm variants train to the same losses (docs/training-core.md). Nothing
+// here throws or aborts on bad input.
 #pragma once
 #include <cstddef>
 #include <cstdint>

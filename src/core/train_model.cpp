@@ -1,9 +1,11 @@
 // Over 400 lines, on purpose: the forward pass with its saved activations and the backward pass
-// through the same steps, read side by side, are one derivation.
+// through the same steps, read side by side, are one derivation; top_layers makes both passes
+// of the layers above the recurrence, for a whole batch at once.
 #include "core/train_model.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -24,22 +26,47 @@ struct StepTape {
   std::vector<T> s_prev;  // s_{i-1}
   std::vector<T> sq;      // cgru: s'_i = GRU1(E y_{i-1}, s_{i-1}), the query
   std::vector<T> q;       // W s_{i-1} (cgru: W s'_i)
+  std::vector<T> tq;      // additive: [n x A] tanh(q + k_j)
   std::vector<T> alpha;   // [n] softmax(e_i)
   std::vector<T> c;       // [2H] c_i
   std::vector<T> uin;     // [D + 2H + E] [s_i; c_i; E y_{i-1}]
-  std::vector<T> t;       // [E] maxout(W_o uin + b_o), dropout applied
-  std::vector<int> arg;   // [E] which of the M pieces won each max
-  std::vector<T> dt;      // [E] dL/dt, from the output layer (done during the forward pass)
+  std::vector<T> duin;    // [D + 2H + E] dL/duin, from the layers above (top_layers)
   GruTape<T> g1, g2;      // paper: g1 the decoder GRU; cgru: GRU1, GRU2
 };
 
-// One sentence pair through the network and back (its share of the batch gradient).
+// The gradients of a batch: the biases and embeddings added at once, the matrices' dy x^T
+// through OuterSum (train_ops.h), flushed when the batch is done.
+template <class T>
+struct Grads {
+  explicit Grads(Weights* g)
+      : w(g),
+        enc_fwd(&g->enc_fwd),
+        enc_bwd(&g->enc_bwd),
+        dec_gru(&g->dec_gru),
+        dec_gru1(&g->dec_gru1),
+        dec_gru2(&g->dec_gru2),
+        init_W(&g->init_W),
+        att_W(&g->att_W),
+        att_U(&g->att_U) {}
+  void flush() {
+    for (GruGrad<T>* gg : {&enc_fwd, &enc_bwd, &dec_gru, &dec_gru1, &dec_gru2})
+      gg->W_ih.flush(), gg->W_hh.flush();
+    for (OuterSum<T>* o : {&init_W, &att_W, &att_U}) o->flush();
+  }
+  Weights* w;
+  GruGrad<T> enc_fwd, enc_bwd, dec_gru, dec_gru1, dec_gru2;
+  OuterSum<T> init_W, att_W, att_U;  // the readout's W_o: top_layers, as one product
+};
+
+// One sentence pair through the network and back (its share of the batch gradient). The output
+// layer, between the two, runs for many sentences at once (output_layer).
 template <class T>
 class Sentence {
  public:
-  Sentence(const Config& cfg, const Weights& w)
+  Sentence(const Config& cfg, const Weights& w, const Transposed& wt)
       : cfg_(cfg),
         w_(w),
+        wt_(wt),
         E(cfg.emb),
         H(cfg.enc_hidden),
         D(cfg.dec_hidden),
@@ -49,12 +76,10 @@ class Sentence {
         attention(cfg.scoring != Scoring::None),
         cgru(cfg.decoder == DecoderKind::CGru) {}
 
-  // The sum over the pair's target tokens of -log p(y_i | y_<i, x). With g, the output layer's
-  // share of scale * its gradient is added to g at once, so no step keeps its [Vt] softmax.
-  // mask: this pair's dropout masks, or null; eps: label smoothing.
-  double forward(const TrainPair& pair, T scale, Weights* g, const DropoutMasks* mask,
-                 double eps) {
-    scale_ = scale, g_ = g, mask_ = mask, eps_ = T(eps);
+  // The pair through the network up to each step's t_i (the output layer's input). mask: this
+  // pair's dropout masks, or null.
+  void forward(const TrainPair& pair, const DropoutMasks* mask) {
+    mask_ = mask;
     x_ = pair.src;
     x_.push_back(kEos);
     n_ = x_.size();
@@ -62,18 +87,36 @@ class Sentence {
     std::vector<int> y_in{kBos}, y_out(pair.tgt);
     y_in.insert(y_in.end(), pair.tgt.begin(), pair.tgt.end());
     y_out.push_back(kEos);
-    steps_.assign(y_in.size(), StepTape<T>());
+    const size_t m = y_in.size();
+    steps_.assign(m, StepTape<T>());
+    // E y_{i-1} of every step (teacher forcing: known before the recurrence), and for cgru
+    // GRU1's input projection of all of them as one product
+    std::vector<T> eyd(m * E), gi1(cgru ? m * 3 * D : 0);
+    for (size_t i = 0; i < m; i++) {
+      StepTape<T>& st = steps_[i];
+      st.y_prev = y_in[i], st.y = y_out[i];
+      st.ey.resize(E);
+      for (size_t k = 0; k < E; k++) st.ey[k] = T(w_.tgt_emb.f32[size_t(y_in[i]) * E + k]);
+      st.eyd = st.ey;
+      if (mask_)
+        for (size_t k = 0; k < E; k++) st.eyd[k] *= T(mask_->ey[i * E + k]);
+      std::copy_n(st.eyd.data(), E, &eyd[i * E]);
+    }
+    if (cgru)
+      matvec_rows(w_.dec_gru1.W_ih, wt_.dec_gru1.W_ih, m, eyd.data(), E,
+                  w_.dec_gru1.b_ih.data(), gi1.data(), 3 * D);
     std::vector<T> s = s0_, s_next(D);
-    double loss = 0;
-    for (size_t i = 0; i < y_in.size(); i++) {
-      loss += step(i, y_in[i], y_out[i], s.data(), &steps_[i], s_next.data());
+    for (size_t i = 0; i < m; i++) {
+      step(s.data(), &steps_[i], s_next.data(), cgru ? &gi1[i * 3 * D] : nullptr);
       s.swap(s_next);
     }
-    return loss;
   }
 
-  // Adds scale * d(forward's sum)/dweights to g (the rest of what forward began).
-  void backward(Weights* g) {
+  std::vector<StepTape<T>>& steps() { return steps_; }
+  const DropoutMasks* mask() const { return mask_; }
+
+  // Adds d(the loss)/dweights to g, from each step's duin (set by top_layers).
+  void backward(Grads<T>* g) {
     dh_.assign(n_ * 2 * H, T(0));
     dkeys_.assign(attention ? n_ * A : 0, T(0));
     dfixed_.assign(2 * H, T(0));
@@ -97,56 +140,55 @@ class Sentence {
       for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_.src_emb.f32[x_[t] * E + k]);
     if (mask_)
       for (size_t k = 0; k < n_ * E; k++) emb_[k] *= T(mask_->src[k]);
-    std::vector<T> zero(H, T(0)), hn(H);
+    std::vector<T> zero(H, T(0)), hn(H), gi(n_ * 3 * H);
     const T* prev = zero.data();
+    const Gru &gf = w_.enc_fwd, &gb = w_.enc_bwd;
+    matvec_rows(gf.W_ih, wt_.enc_fwd.W_ih, n_, emb_.data(), E, gf.b_ih.data(), gi.data(), 3 * H);
     for (size_t t = 0; t < n_; t++) {  // ->h_j reads x_1 .. x_T
-      gru_forward(w_.enc_fwd, &emb_[t * E], prev, &fwd_[t], hn.data());
+      gru_forward(gf, wt_.enc_fwd, &emb_[t * E], prev, &fwd_[t], hn.data(), &gi[t * 3 * H]);
       std::copy(hn.begin(), hn.end(), &h_[t * 2 * H]);
       prev = &h_[t * 2 * H];
     }
     prev = zero.data();
+    matvec_rows(gb.W_ih, wt_.enc_bwd.W_ih, n_, emb_.data(), E, gb.b_ih.data(), gi.data(), 3 * H);
     for (size_t t = n_; t-- > 0;) {  // <-h_j reads x_T .. x_1
-      gru_forward(w_.enc_bwd, &emb_[t * E], prev, &bwd_[t], hn.data());
+      gru_forward(gb, wt_.enc_bwd, &emb_[t * E], prev, &bwd_[t], hn.data(), &gi[t * 3 * H]);
       std::copy(hn.begin(), hn.end(), &h_[t * 2 * H + H]);
       prev = &h_[t * 2 * H + H];
     }
     if (attention) {
       keys_.resize(n_ * A);
-      for (size_t j = 0; j < n_; j++) matvec(w_.att_U, &h_[j * 2 * H], nullptr, &keys_[j * A]);
+      matvec_rows(w_.att_U, wt_.att_U, n_, h_.data(), 2 * H, nullptr, keys_.data(), A);
     } else {  // c = [->h_T; <-h_1]
       const T* last = h_.data() + (n_ - 1) * 2 * H;
       fixed_.assign(last, last + H);
       fixed_.insert(fixed_.end(), h_.data() + H, h_.data() + 2 * H);
     }
     s0_.resize(D);
-    matvec(w_.init_W, &h_[H], w_.init_b.data(), s0_.data());
+    matvec(w_.init_W, wt_.init_W, &h_[H], w_.init_b.data(), s0_.data());
     for (T& v : s0_) v = std::tanh(v);
   }
 
-  // Decoder step i; returns -log p(y_i).
-  double step(size_t i, int y_prev, int y, const T* s_prev, StepTape<T>* st, T* s_out) {
-    st->y_prev = y_prev, st->y = y;
-    st->ey.resize(E);
-    for (size_t k = 0; k < E; k++) st->ey[k] = T(w_.tgt_emb.f32[size_t(y_prev) * E + k]);
-    st->eyd = st->ey;
-    if (mask_)
-      for (size_t k = 0; k < E; k++) st->eyd[k] *= T(mask_->ey[i * E + k]);
+  // Decoder step i, up to uin = [s_i; c_i; E y_{i-1}].
+  // st's y, y_prev, ey and eyd are set (forward); gi1: cgru's W_ih E y_{i-1} + b_ih.
+  void step(const T* s_prev, StepTape<T>* st, T* s_out, const T* gi1) {
     st->s_prev.assign(s_prev, s_prev + D);
     const T* query = s_prev;
     if (cgru) {  // s'_i = GRU1(E y_{i-1}, s_{i-1})
       st->sq.resize(D);
-      gru_forward(w_.dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data());
+      gru_forward(w_.dec_gru1, wt_.dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data(), gi1);
       query = st->sq.data();
     }
     if (attention) {
       st->q.resize(A);
-      matvec(w_.att_W, query, nullptr, st->q.data());  // q = W s_{i-1}
+      matvec(w_.att_W, wt_.att_W, query, nullptr, st->q.data());  // q = W s_{i-1}
       std::vector<T> e(n_);
       if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
+        st->tq.resize(n_ * A);  // kept for the backward pass: tanh is a large share of a step
         for (size_t j = 0; j < n_; j++) {
           T acc = 0;
           for (size_t a = 0; a < A; a++)
-            acc += T(w_.att_v[a]) * std::tanh(st->q[a] + keys_[j * A + a]);
+            acc += T(w_.att_v[a]) * (st->tq[j * A + a] = std::tanh(st->q[a] + keys_[j * A + a]));
           e[j] = acc;
         }
       } else {  // e_ij = (q . k_j) / sqrt(A)
@@ -169,71 +211,22 @@ class Sentence {
       st->c = fixed_;
     }
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
-      gru_forward(w_.dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
+      gru_forward(w_.dec_gru2, wt_.dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
       std::vector<T> in(st->eyd);
       in.insert(in.end(), st->c.begin(), st->c.end());
-      gru_forward(w_.dec_gru, in.data(), s_prev, &st->g1, s_out);
+      gru_forward(w_.dec_gru, wt_.dec_gru, in.data(), s_prev, &st->g1, s_out);
     }
-    // t = maxout(W_o [s_i; c_i; E y_{i-1}] + b_o)
+    // the readout's input [s_i; c_i; E y_{i-1}]: top_layers takes it from here
     st->uin.assign(s_out, s_out + D);
     st->uin.insert(st->uin.end(), st->c.begin(), st->c.end());
     st->uin.insert(st->uin.end(), st->ey.begin(), st->ey.end());
-    std::vector<T> u(M * E);
-    matvec(w_.readout_W, st->uin.data(), w_.readout_b.data(), u.data());
-    st->t.resize(E), st->arg.resize(E);
-    for (size_t k = 0; k < E; k++) {
-      size_t best = k * M;
-      for (size_t p = 1; p < M; p++)
-        if (u[k * M + p] > u[best]) best = k * M + p;
-      st->t[k] = u[best], st->arg[k] = int(best);
-    }
-    if (mask_)
-      for (size_t k = 0; k < E; k++) st->t[k] *= T(mask_->t[i * E + k]);
-    // p = softmax(E_tgt t + b_out); the loss is -log p(y_i)
-    std::vector<T> p(Vt);
-    matvec(w_.tgt_emb, st->t.data(), w_.out_b.data(), p.data());
-    const T lmax = *std::max_element(p.begin(), p.end());
-    T sum = 0;
-    for (T v : p) sum += std::exp(v - lmax);
-    const T lse = lmax + std::log(sum);
-    double nll = double(lse - p[y]);
-    T mean_logit = 0;
-    if (eps_ > 0) {  // (1 - eps) (lse - z_y) + eps (lse - mean_c z_c)
-      for (T v : p) mean_logit += v;
-      mean_logit /= T(Vt);
-      nll = double((T(1) - eps_) * (lse - p[y]) + eps_ * (lse - mean_logit));
-    }
-    if (g_) {  // dlogits = scale (p - (1 - eps) onehot(y_i) - eps / Vt); logits = E_tgt t + b
-      for (T& v : p) v = std::exp(v - lse) * scale_;
-      if (eps_ > 0) {
-        const T uniform = scale_ * eps_ / T(Vt);
-        for (T& v : p) v -= uniform;
-        p[y] -= scale_ * (T(1) - eps_);
-      } else {
-        p[y] -= scale_;
-      }
-      vec_add(&g_->out_b, p.data());
-      outer_add(&g_->tgt_emb, p.data(), st->t.data());
-      st->dt.assign(E, T(0));
-      matvec_t_add(w_.tgt_emb, p.data(), st->dt.data());
-      if (mask_)
-        for (size_t k = 0; k < E; k++) st->dt[k] *= T(mask_->t[i * E + k]);
-    }
-    return nll;
   }
 
   // Backward of step(): ds is dL/ds_i from the steps after; adds dL/ds_{i-1} to ds_prev.
   void step_backward(size_t step_index, const StepTape<T>& st, const T* ds, T* ds_prev,
-                     Weights* g) {
-    const std::vector<T>& dt = st.dt;  // the output layer's part: step() did it
-    // maxout: the winner of each pair takes dt_k
-    std::vector<T> du(M * E, T(0));
-    for (size_t k = 0; k < E; k++) du[st.arg[k]] = dt[k];
-    outer_add(&g->readout_W, du.data(), st.uin.data());
-    vec_add(&g->readout_b, du.data());
-    std::vector<T> duin(D + 2 * H + E, T(0));
-    matvec_t_add(w_.readout_W, du.data(), duin.data());
+                     Grads<T>* g) {
+    const std::vector<T>& duin = st.duin;  // the readout's and output layer's part: top_layers
     std::vector<T> ds_i(ds, ds + D), dc(duin.data() + D, duin.data() + D + 2 * H),
         dey(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
     for (size_t k = 0; k < D; k++) ds_i[k] += duin[k];
@@ -258,12 +251,12 @@ class Sentence {
       gru_backward(w_.dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey_in, ds_prev);
     if (mask_)
       for (size_t k = 0; k < E; k++) dey[k] += T(mask_->ey[step_index * E + k]) * dey_gru[k];
-    float* ge = &g->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
+    float* ge = &g->w->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
     for (size_t k = 0; k < E; k++) ge[k] += float(dey[k]);
   }
 
   // Backward of score, softmax and mix, from dc = dL/dc_i; adds dL/dquery to dquery.
-  void attention_backward(const StepTape<T>& st, const T* dc, T* dquery, Weights* g) {
+  void attention_backward(const StepTape<T>& st, const T* dc, T* dquery, Grads<T>* g) {
     // c_i = sum_j alpha_ij h_j: dalpha_j = dc . h_j, dh_j += alpha_j dc
     std::vector<T> de(n_);
     T dot = 0;
@@ -281,8 +274,8 @@ class Sentence {
     if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
       for (size_t j = 0; j < n_; j++)
         for (size_t a = 0; a < A; a++) {
-          const T tq = std::tanh(st.q[a] + keys_[j * A + a]);  // as in step()
-          g->att_v[a] += float(de[j] * tq);
+          const T tq = st.tq[j * A + a];
+          g->w->att_v[a] += float(de[j] * tq);
           const T dpre = de[j] * T(w_.att_v[a]) * (T(1) - tq * tq);
           dkeys_[j * A + a] += dpre;
           dq[a] += dpre;
@@ -296,20 +289,20 @@ class Sentence {
         }
     }
     const T* query = cgru ? st.sq.data() : st.s_prev.data();  // q = W query
-    outer_add(&g->att_W, dq.data(), query);
+    g->att_W.add(dq.data(), query);
     matvec_t_add(w_.att_W, dq.data(), dquery);
   }
 
   // From dL/ds_0 and the annotations' gradients back to the source embeddings.
-  void encode_backward(const T* ds0, Weights* g) {
+  void encode_backward(const T* ds0, Grads<T>* g) {
     std::vector<T> da(D);  // s_0 = tanh(W_init <-h_1 + b)
     for (size_t k = 0; k < D; k++) da[k] = ds0[k] * (T(1) - s0_[k] * s0_[k]);
-    outer_add(&g->init_W, da.data(), &h_[H]);
-    vec_add(&g->init_b, da.data());
+    g->init_W.add(da.data(), &h_[H]);
+    vec_add(&g->w->init_b, da.data());
     matvec_t_add(w_.init_W, da.data(), &dh_[H]);
     if (attention) {  // k_j = U h_j
       for (size_t j = 0; j < n_; j++) {
-        outer_add(&g->att_U, &dkeys_[j * A], &h_[j * 2 * H]);
+        g->att_U.add(&dkeys_[j * A], &h_[j * 2 * H]);
         matvec_t_add(w_.att_U, &dkeys_[j * A], &dh_[j * 2 * H]);
       }
     } else {  // c = [->h_T; <-h_1]
@@ -335,13 +328,14 @@ class Sentence {
     if (mask_)
       for (size_t k = 0; k < n_ * E; k++) demb[k] *= T(mask_->src[k]);
     for (size_t t = 0; t < n_; t++) {
-      float* ge = &g->src_emb.f32[size_t(x_[t]) * E];
+      float* ge = &g->w->src_emb.f32[size_t(x_[t]) * E];
       for (size_t k = 0; k < E; k++) ge[k] += float(demb[t * E + k]);
     }
   }
 
   const Config& cfg_;
   const Weights& w_;
+  const Transposed& wt_;
   const size_t E, H, D, A, M, Vt;
   const bool attention, cgru;
   std::vector<int> x_;
@@ -349,8 +343,6 @@ class Sentence {
   std::vector<T> emb_, h_, keys_, fixed_, s0_;
   std::vector<GruTape<T>> fwd_, bwd_;
   std::vector<StepTape<T>> steps_;
-  T scale_ = 0, eps_ = 0;
-  Weights* g_ = nullptr;
   const DropoutMasks* mask_ = nullptr;
   std::vector<T> dh_, dkeys_, dfixed_;
 };
@@ -388,18 +380,133 @@ bool check_batch(const Config& cfg, const std::vector<TrainPair>& batch, std::st
   return true;
 }
 
+// The layers above s_i and c_i for all the steps of sents at once, in blocks of kRows steps:
+// they feed nothing back into the recurrence, so each is one product per block instead of one
+// matrix-vector product per step. Forward: u = uin W_o^T + b_o, t = maxout(u) (dropout
+// applied), logits z = t E_tgt^T + b_out, and each sentence's sum of -log p(y_i) added to
+// loss[b]. With g, backward: dz = scale (p - (1 - eps) onehot(y_i) - eps / Vt), db_out,
+// dt = dz E_tgt, dE_tgt += dz^T t (tied: E_tgt is also the embedding), du (the winner of each
+// max takes dt_k), db_o, dW_o += du^T uin, and each step's duin = du W_o for step_backward.
+// Only the loop nest differs from one step's matrix-vector products (the logits' sums start
+// from b_out rather than adding it last), so each matrix is read once per block, not per step.
+template <class T>
+void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
+                std::vector<Sentence<T>>& sents, T scale, double eps, Weights* g, double* loss) {
+  constexpr size_t kRows = 128;  // a [kRows x Vt] block of logits: 1.5 MB for Vt = 3,000
+  const size_t E = cfg.emb, Vt = cfg.tgt_vocab, M = cfg.maxout, ME = M * E;
+  const size_t Uw = cfg.dec_hidden + 2 * cfg.enc_hidden + E;  // [s_i; c_i; E y_{i-1}]
+  const T e = T(eps);
+  struct Row {
+    size_t b, i;
+    StepTape<T>* st;
+  };
+  std::vector<Row> rows;
+  for (size_t b = 0; b < sents.size(); b++)
+    for (size_t i = 0; i < sents[b].steps().size(); i++) rows.push_back({b, i, &sents[b].steps()[i]});
+  std::vector<T> uin(kRows * Uw), u(kRows * ME), t(kRows * E), z(kRows * Vt), dt(kRows * E),
+      du(kRows * ME), duin(kRows * Uw);
+  std::vector<int> arg(kRows * E);
+  for (size_t r0 = 0; r0 < rows.size(); r0 += kRows) {
+    const size_t n = std::min(kRows, rows.size() - r0);
+    // t = maxout(W_o uin + b_o)
+    for (size_t r = 0; r < n; r++) std::copy_n(rows[r0 + r].st->uin.data(), Uw, &uin[r * Uw]);
+    std::fill(u.begin(), u.begin() + n * ME, T(0));
+    gemm_add(n, ME, Uw, uin.data(), Uw, 1, wt.readout_W.f32.data(), ME, u.data(), ME);
+    for (size_t r = 0; r < n; r++) {
+      T* ur = &u[r * ME];
+      for (size_t j = 0; j < ME; j++) ur[j] = T(w.readout_b[j]) + ur[j];
+      for (size_t k = 0; k < E; k++) {
+        size_t best = k * M;
+        for (size_t p = 1; p < M; p++)
+          if (ur[k * M + p] > ur[best]) best = k * M + p;
+        t[r * E + k] = ur[best], arg[r * E + k] = int(best);
+      }
+      if (const DropoutMasks* mask = sents[rows[r0 + r].b].mask())
+        for (size_t k = 0; k < E; k++) t[r * E + k] *= T(mask->t[rows[r0 + r].i * E + k]);
+    }
+    // p = softmax(E_tgt t + b_out); the loss is -log p(y_i)
+    for (size_t r = 0; r < n; r++) std::copy_n(w.out_b.data(), Vt, &z[r * Vt]);  // b_out + ...
+    gemm_add(n, Vt, E, t.data(), E, 1, wt.tgt_emb.f32.data(), Vt, z.data(), Vt);
+    std::vector<T> ex(Vt);
+    for (size_t r = 0; r < n; r++) {
+      T* p = &z[r * Vt];
+      const int y = rows[r0 + r].st->y;
+      const T lmax = *std::max_element(p, p + Vt);
+      T sum = 0;
+      for (size_t v = 0; v < Vt; v++) sum += ex[v] = std::exp(p[v] - lmax);
+      const T lse = lmax + std::log(sum);
+      double nll = double(lse - p[y]);
+      if (e > 0) {  // (1 - eps) (lse - z_y) + eps (lse - mean_c z_c)
+        T mean_logit = 0;
+        for (size_t v = 0; v < Vt; v++) mean_logit += p[v];
+        mean_logit /= T(Vt);
+        nll = double((T(1) - e) * (lse - p[y]) + e * (lse - mean_logit));
+      }
+      loss[rows[r0 + r].b] += nll;
+      if (!g) continue;
+      // p = exp(z - lmax) / sum: the exponentials once per logit, not twice
+      const T to_grad = scale / sum;
+      for (size_t v = 0; v < Vt; v++) p[v] = ex[v] * to_grad;
+      if (e > 0) {
+        const T uniform = scale * e / T(Vt);
+        for (size_t v = 0; v < Vt; v++) p[v] -= uniform;
+        p[y] -= scale * (T(1) - e);
+      } else {
+        p[y] -= scale;
+      }
+      vec_add(&g->out_b, p);
+    }
+    if (!g) continue;
+    std::fill(dt.begin(), dt.begin() + n * E, T(0));
+    gemm_add(n, E, Vt, z.data(), Vt, 1, w.tgt_emb.f32.data(), E, dt.data(), E);
+    gemm_add(Vt, E, n, z.data(), 1, Vt, t.data(), E, g->tgt_emb.f32.data(), E);
+    // back through the dropout on t and the maxout
+    std::fill(du.begin(), du.begin() + n * ME, T(0));
+    for (size_t r = 0; r < n; r++) {
+      const DropoutMasks* mask = sents[rows[r0 + r].b].mask();
+      for (size_t k = 0; k < E; k++)
+        du[r * ME + size_t(arg[r * E + k])] =
+            mask ? dt[r * E + k] * T(mask->t[rows[r0 + r].i * E + k]) : dt[r * E + k];
+      vec_add(&g->readout_b, &du[r * ME]);
+    }
+    gemm_add(ME, Uw, n, du.data(), 1, ME, uin.data(), Uw, g->readout_W.f32.data(), Uw);
+    std::fill(duin.begin(), duin.begin() + n * Uw, T(0));
+    gemm_add(n, Uw, ME, du.data(), ME, 1, w.readout_W.f32.data(), Uw, duin.data(), Uw);
+    for (size_t r = 0; r < n; r++)
+      rows[r0 + r].st->duin.assign(&duin[r * Uw], &duin[r * Uw] + Uw);
+  }
+}
+
 template <class T>
 double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPair>& batch,
                   Weights* grad, const LossOptions& opt) {
+  // Pairs go in groups of about kGroupTokens target tokens (a batch of 32 is one group): a
+  // group's activations are kept from its forward pass to its backward pass, and a group is
+  // what the output layer's products run over.
+  constexpr size_t kGroupTokens = 1024;
   size_t tokens = 0;  // N: every target token and each pair's </s>
   for (const TrainPair& p : batch) tokens += p.tgt.size() + 1;
-  double sum = 0;
-  Sentence<T> s(cfg, w);
-  for (size_t b = 0; b < batch.size(); b++) {
-    const DropoutMasks* mask = opt.masks ? &(*opt.masks)[b] : nullptr;
-    sum += s.forward(batch[b], T(1) / T(tokens), grad, mask, opt.label_smoothing);
-    if (grad) s.backward(grad);
+  const Transposed wt(w);
+  std::unique_ptr<Grads<T>> g(grad ? new Grads<T>(grad) : nullptr);
+  std::vector<double> loss(batch.size(), 0.0);  // per pair, summed in order at the end
+  std::vector<Sentence<T>> sents;
+  for (size_t b0 = 0; b0 < batch.size();) {
+    size_t b1 = b0, group = 0;
+    while (b1 < batch.size() && (b1 == b0 || group + batch[b1].tgt.size() + 1 <= kGroupTokens))
+      group += batch[b1++].tgt.size() + 1;
+    sents.clear();
+    for (size_t b = b0; b < b1; b++) {
+      sents.emplace_back(cfg, w, wt);
+      sents.back().forward(batch[b], opt.masks ? &(*opt.masks)[b] : nullptr);
+    }
+    top_layers(cfg, w, wt, sents, T(1) / T(tokens), opt.label_smoothing, grad, &loss[b0]);
+    if (g)
+      for (Sentence<T>& s : sents) s.backward(g.get());
+    b0 = b1;
   }
+  if (g) g->flush();
+  double sum = 0;
+  for (double l : loss) sum += l;
   return sum / double(tokens);
 }
 

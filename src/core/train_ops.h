@@ -1,23 +1,89 @@
-// The small linear algebra of the backward pass, plain scalar loops (llama2.c style) templated
-// on the activation type T: float for training, double for the finite-difference checks of
-// tests/cpp/train_test.cpp. Weights stay f32; gradients are f32 buffers of the same shapes.
-// The wasm SIMD twins of these loops are not written yet (docs/training-core.md).
+// The small linear algebra of the training pass, templated on the activation type T: float for
+// training, double for the finite-difference checks of tests/cpp/train_test.cpp (which compute
+// the loss alone, no gradient). Weights stay f32; gradients are f32 buffers of the same shapes.
+//
+// The f32 instance does every product through the kernel table's train_gemm_f32 (kernels.h):
+// scalar and wasm SIMD twins that give the same bits, so both wasm variants train alike. Its
+// lanes run over a product's outputs, so y = W x reads W's transpose (Transposed, made once a
+// batch), and dW += dy x^T goes through OuterSum, which keeps a batch's (dy, x) pairs and adds
+// them as one product with K = the number of pairs, in the order they came.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/weights.h"
 #include "kernels/kernels.h"
+#include "kernels/scratch.h"
 
 namespace bl::train {
 
-// y = W x + b (b may be null); the f32 instance is the inference kernel table's scalar gemv.
+// The table the trainer computes with: the wasm SIMD one where the build has it (the scalar
+// wasm variant and BL_SIMD=OFF builds get the scalar twin, with the same results).
+inline const Kernels& train_kernels() { return simd_kernels(); }
+
+// C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j], k ascending (kernels.h).
+template <class TC, class TA, class TB>
+void gemm_add(size_t M, size_t N, size_t K, const TA* A, size_t a_row, size_t a_col,
+              const TB* B, size_t ldb, TC* C, size_t ldc) {
+  if constexpr (std::is_same_v<TC, float> && std::is_same_v<TA, float> &&
+                std::is_same_v<TB, float>) {
+    train_kernels().train_gemm_f32(M, N, K, A, a_row, a_col, B, ldb, C, ldc);
+  } else {
+    for (size_t m = 0; m < M; m++)
+      for (size_t k = 0; k < K; k++) {
+        const TC a = TC(A[m * a_row + k * a_col]);
+        for (size_t j = 0; j < N; j++) C[m * ldc + j] += a * TC(B[k * ldb + j]);
+      }
+  }
+}
+
+// W^T as a Matrix (cols x rows), f32.
+inline Matrix transpose(const Matrix& W) {
+  Matrix t;
+  t.rows = W.cols, t.cols = W.rows;
+  t.f32.resize(W.f32.size());
+  constexpr size_t kB = 16;  // in 16 x 16 blocks, so that reads and writes both stay in cache
+  for (size_t r0 = 0; r0 < W.rows; r0 += kB)
+    for (size_t k0 = 0; k0 < W.cols; k0 += kB)
+      for (size_t r = r0; r < std::min(W.rows, r0 + kB); r++)
+        for (size_t k = k0; k < std::min(W.cols, k0 + kB); k++)
+          t.f32[k * W.rows + r] = W.f32[r * W.cols + k];
+  return t;
+}
+
+// The transposes of the matrices that multiply a vector in the forward pass, made once per
+// batch (0.8M floats for the model: far less than one step's products).
+struct Transposed {
+  struct GruT {
+    Matrix W_ih, W_hh;
+  };
+  GruT enc_fwd, enc_bwd, dec_gru, dec_gru1, dec_gru2;
+  Matrix init_W, att_W, att_U, readout_W, tgt_emb;
+
+  explicit Transposed(const Weights& w) {
+    for (auto [g, t] : {std::pair{&w.enc_fwd, &enc_fwd}, std::pair{&w.enc_bwd, &enc_bwd},
+                        std::pair{&w.dec_gru, &dec_gru}, std::pair{&w.dec_gru1, &dec_gru1},
+                        std::pair{&w.dec_gru2, &dec_gru2}})
+      t->W_ih = transpose(g->W_ih), t->W_hh = transpose(g->W_hh);
+    init_W = transpose(w.init_W), att_W = transpose(w.att_W), att_U = transpose(w.att_U);
+    readout_W = transpose(w.readout_W), tgt_emb = transpose(w.tgt_emb);
+  }
+};
+
+// y = W x + b (b may be null), with Wt = W^T. f32: y = 0 + sum_k W[.][k] x[k] in k order, then
+// b + y, the scalar gemv's order; double: b first, as the finite differences always summed.
 template <class T>
-void matvec(const Matrix& W, const T* x, const float* b, T* y) {
+void matvec(const Matrix& W, const Matrix& Wt, const T* x, const float* b, T* y) {
   if constexpr (std::is_same_v<T, float>) {
-    scalar_kernels().gemv_f32(W.rows, W.cols, W.f32.data(), W.cols, x, b, y);
+    std::fill(y, y + W.rows, 0.0f);
+    gemm_add(1, W.rows, W.cols, x, 0, 1, Wt.f32.data(), W.rows, y, W.rows);
+    if (b)
+      for (size_t r = 0; r < W.rows; r++) y[r] = b[r] + y[r];
   } else {
     for (size_t r = 0; r < W.rows; r++) {
       T acc = b ? T(b[r]) : T(0);
@@ -28,23 +94,62 @@ void matvec(const Matrix& W, const T* x, const float* b, T* y) {
   }
 }
 
-// dx += W^T dy
+// Y[i*ldy + r] = (W X_i + b)[r] for the n rows X_i = X + i*ldx: matvec's bits for each row,
+// one product for all of them (inputs known before a recurrence runs: the encoder's
+// embeddings, the decoder's E y_{i-1}, the keys U h_j).
 template <class T>
-void matvec_t_add(const Matrix& W, const T* dy, T* dx) {
-  for (size_t r = 0; r < W.rows; r++) {
-    const float* w = &W.f32[r * W.cols];
-    for (size_t k = 0; k < W.cols; k++) dx[k] += T(w[k]) * dy[r];
+void matvec_rows(const Matrix& W, const Matrix& Wt, size_t n, const T* X, size_t ldx,
+                 const float* b, T* Y, size_t ldy) {
+  if constexpr (std::is_same_v<T, float>) {
+    for (size_t i = 0; i < n; i++) std::fill(Y + i * ldy, Y + i * ldy + W.rows, 0.0f);
+    gemm_add(n, W.rows, W.cols, X, ldx, 1, Wt.f32.data(), W.rows, Y, ldy);
+    if (b)
+      for (size_t i = 0; i < n; i++)
+        for (size_t r = 0; r < W.rows; r++) Y[i * ldy + r] = b[r] + Y[i * ldy + r];
+  } else {
+    for (size_t i = 0; i < n; i++) matvec(W, Wt, X + i * ldx, b, Y + i * ldy);
   }
 }
 
-// dW += dy x^T
+// dx += W^T dy
 template <class T>
-void outer_add(Matrix* dW, const T* dy, const T* x) {
-  for (size_t r = 0; r < dW->rows; r++) {
-    float* g = &dW->f32[r * dW->cols];
-    for (size_t k = 0; k < dW->cols; k++) g[k] += float(dy[r] * x[k]);
-  }
+void matvec_t_add(const Matrix& W, const T* dy, T* dx) {
+  gemm_add(1, W.cols, W.rows, dy, 0, 1, W.f32.data(), W.cols, dx, W.cols);
 }
+
+// dW += sum over the added pairs of dy x^T, kept until flush() (or until kMax pairs wait): one
+// product of K = pairs instead of one pass over dW per pair. The same sums, in the same order,
+// as adding each pair at once.
+template <class T>
+class OuterSum {
+ public:
+  explicit OuterSum(Matrix* dW) : dW_(dW) {}
+  OuterSum(const OuterSum&) = delete;
+  OuterSum& operator=(const OuterSum&) = delete;
+
+  void add(const T* dy, const T* x) {
+    const size_t R = dW_->rows, Cn = dW_->cols;
+    if (!dy_) {  // once, uninitialised: a step adds each row exactly once
+      dy_.reset(new T[kMax * R]);
+      x_.reset(new T[kMax * Cn]);
+    }
+    std::copy_n(dy, R, &dy_[n_ * R]);
+    std::copy_n(x, Cn, &x_[n_ * Cn]);
+    if (++n_ == kMax) flush();
+  }
+  void flush() {  // dW[r][k] += sum_p dy_p[r] x_p[k], p in order
+    if (n_ == 0) return;
+    const size_t R = dW_->rows, Cn = dW_->cols;
+    gemm_add(R, Cn, n_, dy_.get(), 1, R, x_.get(), Cn, dW_->f32.data(), Cn);
+    n_ = 0;
+  }
+
+ private:
+  static constexpr size_t kMax = 512;  // bounds the memory: 512 pairs of a 384 x 256 GRU ~ 1 MB
+  Matrix* dW_;
+  std::unique_ptr<T[]> dy_, x_;
+  size_t n_ = 0;
+};
 
 // db += dy
 template <class T>
@@ -63,16 +168,31 @@ struct GruTape {
   std::vector<T> x, h, r, z, n, ghn;  // input, h_prev, gates, and W_hn h + b_hn
 };
 
-// h' = GRU(x, h) (docs/model-format.md), saving what gru_backward needs.
+// A GRU's gradients: its biases at once, its matrices through OuterSum.
 template <class T>
-void gru_forward(const Gru& g, const T* x, const T* h, GruTape<T>* tp, T* h_out) {
+struct GruGrad {
+  explicit GruGrad(Gru* g) : g(g), W_ih(&g->W_ih), W_hh(&g->W_hh) {}
+  Gru* g;
+  OuterSum<T> W_ih, W_hh;
+};
+
+// h' = GRU(x, h) (docs/model-format.md), saving what gru_backward needs; gt: g's transposes.
+// gi_in: W_ih x + b_ih when the caller has it already (matvec_rows over a sequence), or null.
+template <class T>
+void gru_forward(const Gru& g, const Transposed::GruT& gt, const T* x, const T* h, GruTape<T>* tp,
+                 T* h_out, const T* gi_in = nullptr) {
   const size_t in = g.W_ih.cols, H = g.W_hh.cols;
   tp->x.assign(x, x + in);
   tp->h.assign(h, h + H);
-  std::vector<T> gi(3 * H), gh(3 * H);
-  matvec(g.W_ih, x, g.b_ih.data(), gi.data());  // W_i* x + b_i*, gates r, z, n
-  matvec(g.W_hh, h, g.b_hh.data(), gh.data());  // W_h* h + b_h*
-  tp->r.resize(H), tp->z.resize(H), tp->n.resize(H), tp->ghn.assign(gh.begin() + 2 * H, gh.end());
+  thread_local std::vector<T> gi_buf, gh_buf;  // scratch.h
+  T* gi = fit(gi_buf, 3 * H);
+  T* gh = fit(gh_buf, 3 * H);
+  if (gi_in)
+    std::copy_n(gi_in, 3 * H, gi);
+  else
+    matvec(g.W_ih, gt.W_ih, x, g.b_ih.data(), gi);  // W_i* x + b_i*, gates r, z, n
+  matvec(g.W_hh, gt.W_hh, h, g.b_hh.data(), gh);  // W_h* h + b_h*
+  tp->r.resize(H), tp->z.resize(H), tp->n.resize(H), tp->ghn.assign(gh + 2 * H, gh + 3 * H);
   for (size_t k = 0; k < H; k++) {
     tp->r[k] = sigmoid(gi[k] + gh[k]);                               // r
     tp->z[k] = sigmoid(gi[H + k] + gh[H + k]);                       // z
@@ -83,9 +203,12 @@ void gru_forward(const Gru& g, const T* x, const T* h, GruTape<T>* tp, T* h_out)
 
 // Backward of gru_forward: dg += dL/dweights; dx += dL/dx (dx may be null), dh += dL/dh_prev.
 template <class T>
-void gru_backward(const Gru& g, Gru* dg, const GruTape<T>& tp, const T* dh_out, T* dx, T* dh) {
+void gru_backward(const Gru& g, GruGrad<T>* dg, const GruTape<T>& tp, const T* dh_out, T* dx,
+                  T* dh) {
   const size_t H = g.W_hh.cols;
-  std::vector<T> dgi(3 * H), dgh(3 * H);
+  thread_local std::vector<T> dgi_buf, dgh_buf;  // scratch.h
+  T* dgi = fit(dgi_buf, 3 * H);
+  T* dgh = fit(dgh_buf, 3 * H);
   for (size_t k = 0; k < H; k++) {
     const T r = tp.r[k], z = tp.z[k], n = tp.n[k];
     const T dn = dh_out[k] * (T(1) - z);     // dh'/dn = 1 - z
@@ -100,12 +223,12 @@ void gru_backward(const Gru& g, Gru* dg, const GruTape<T>& tp, const T* dh_out, 
     dgi[2 * H + k] = da_n;
     dgh[2 * H + k] = da_n * r;
   }
-  outer_add(&dg->W_ih, dgi.data(), tp.x.data());
-  vec_add(&dg->b_ih, dgi.data());
-  outer_add(&dg->W_hh, dgh.data(), tp.h.data());
-  vec_add(&dg->b_hh, dgh.data());
-  if (dx) matvec_t_add(g.W_ih, dgi.data(), dx);
-  matvec_t_add(g.W_hh, dgh.data(), dh);
+  dg->W_ih.add(dgi, tp.x.data());
+  vec_add(&dg->g->b_ih, dgi);
+  dg->W_hh.add(dgh, tp.h.data());
+  vec_add(&dg->g->b_hh, dgh);
+  if (dx) matvec_t_add(g.W_ih, dgi, dx);
+  matvec_t_add(g.W_hh, dgh, dh);
 }
 
 }  // namespace bl::train

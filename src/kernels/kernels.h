@@ -83,6 +83,17 @@ struct Kernels {
   // one pass plus an insertion into a k-long array per new candidate, so it suits small k;
   // search.cpp's top_k() partial-sorts beyond that.
   size_t (*top_k)(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
+
+  // Training (train-gemm-*.cpp; src/core/train_ops.h): every product of the training pass,
+  // forward and backward, one sentence's matrix-vector products (M = 1) and the batch's output
+  // layer alike:
+  //   C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j],   m < M, j < N, k < K
+  // accumulated into C's old value one product at a time, k ascending (mul, then add; no FMA).
+  // The strides of A let one kernel read A or its transpose. Unlike gemv, every table computes
+  // the same bits (the SIMD lanes run over j, never over k), so both wasm variants train to the
+  // same losses. C apart from A and B; ldc >= N, ldb >= N when K > 1.
+  void (*train_gemm_f32)(size_t M, size_t N, size_t K, const float* A, size_t a_row,
+                         size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
 };
 
 // Every kernel of the table, by name: its field above and the stem of the functions behind it
@@ -103,7 +114,8 @@ struct Kernels {
   X(gemm_i8, bl_qs8_gemm)                  \
   X(layer_norm, bl_f32_layer_norm)         \
   X(relu, bl_f32_relu)                     \
-  X(top_k, bl_f32_top_k)
+  X(top_k, bl_f32_top_k)                   \
+  X(train_gemm_f32, bl_f32_train_gemm)
 
 const Kernels& scalar_kernels();
 // The wasm SIMD table; when the library was built without BL_HAVE_SIMD it is the scalar one.

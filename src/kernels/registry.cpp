@@ -1,6 +1,7 @@
 // The two kernel tables. This is the only file that knows which ISA variants were compiled in.
 #include "kernels/kernels-impl.h"
 #include "kernels/kernels.h"
+#include "kernels/train-kernels-impl.h"
 
 namespace bl {
 

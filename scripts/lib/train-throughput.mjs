@@ -1,0 +1,164 @@
+// Training throughput (issue 25): the core's trainer in wasm, both variants, against PyTorch on
+// one thread, on the same model, the same data file, the same batches in the same order and
+// the same settings, measured in one run and interleaved, so that a busy machine slows all
+// three alike.
+//
+//   import { benchTrainThroughput, trainThroughputTable } from './lib/train-throughput.mjs';
+//   const r = await benchTrainThroughput({ data: 'web/data/train-en-fr.bin' });
+//   console.log(trainThroughputTable(r));
+//
+// Ours: web/lib/trainer.js createTrainer with simd true and false, from `dist` (a folder of
+// bahdanau-{simd,scalar}.{js,wasm}; web/dist by default), step(n) timed around the call.
+// PyTorch: scripts/nmt/train_throughput.py --serve in a child process (torch.set_num_threads(1),
+// f32, bl::BatchSampler's shuffle reproduced, the same clip and Adam), each step timed in
+// Python from its batch's collation to Adam's update. Each round makes `steps` steps on each
+// trainer in turn, starting with a different one each round; a round's rate is steps / its
+// seconds, and the table gives the median over rounds, after `warm` untimed steps each.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+import { createTrainer } from '../../web/lib/trainer.js';
+import { ROOT } from './engines.mjs';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// The PyTorch trainer as a child answering "n" with n steps' timings (one JSON line each).
+function startTorch({ data, batchSize, lr, clip, seed, config, python }) {
+  const child = spawn(python, ['-m', 'nmt.train_throughput', '--data', data, '--batch',
+    String(batchSize), '--lr', String(lr), '--clip', String(clip), '--seed', String(seed),
+    '--config', JSON.stringify(config), '--serve'], {
+    cwd: path.join(ROOT, 'scripts'), stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const failed = new Promise((_, reject) => {
+    child.on('exit', (code) => reject(new Error(`train-throughput: PyTorch exited with ${code}`)));
+    child.on('error', reject);
+  });
+  failed.catch(() => {});
+  const read = async () => {
+    const { value, done } = await Promise.race([lines.next(), failed]);
+    if (done) throw new Error('train-throughput: PyTorch closed its output');
+    return JSON.parse(value);
+  };
+  return {
+    ready: read,
+    async steps(n) {
+      child.stdin.write(`${n}\n`);
+      return read();
+    },
+    close() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
+
+// -> {settings, load, rows: [{what, stepsPerSec (median), rounds: [steps/s], lastLoss}],
+//     ratios: {simdOverTorch, scalarOverTorch}}
+export async function benchTrainThroughput({
+  data = path.join(ROOT, 'web', 'data', 'train-en-fr.bin'), dist, rounds = 7, steps = 5, warm = 3,
+  batchSize = 32, lr = 3e-3, clip = 1, seed = 1, config = {}, python = '/usr/bin/python3',
+  torch = true, baselineDist,
+} = {}) {
+  const loadBefore = os.loadavg()[0];
+  data = path.resolve(data); // the PyTorch child runs in scripts/
+  let bytes = new Uint8Array(readFileSync(data));
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = new Uint8Array(gunzipSync(bytes));
+  const distUrl = dist ? pathToFileURL(path.resolve(dist) + path.sep) : undefined;
+  const settings = { lr, clip, batchSize, seed };
+  const ours = {};
+  // baselineDist: another build's folder (e.g. the engine before a change), trained in the same
+  // rounds, as rows "<variant> (baseline)".
+  const dists = [[distUrl, '']];
+  if (baselineDist) dists.push([pathToFileURL(path.resolve(baselineDist) + path.sep), ' (baseline)']);
+  for (const [url, suffix] of dists) {
+    for (const simd of [true, false]) {
+      const tr = await createTrainer({ data: bytes, config, ...settings, simd, dist: url });
+      ours[tr.engine.variant + suffix] = tr;
+    }
+  }
+  const runners = Object.entries(ours).map(([what, tr]) => ({
+    what,
+    async run(n) {
+      const t0 = performance.now();
+      const { losses } = tr.step(n);
+      return { secs: (performance.now() - t0) / 1000, loss: losses.at(-1) };
+    },
+    close: () => tr.dispose(),
+  }));
+  if (torch) {
+    const py = startTorch({ data, batchSize, lr, clip, seed, config, python });
+    await py.ready();
+    runners.push({
+      what: 'pytorch',
+      async run(n) {
+        const r = await py.steps(n);
+        return { secs: r.secs.reduce((a, b) => a + b, 0), loss: r.losses.at(-1), torch: r.torch };
+      },
+      close: () => py.close(),
+    });
+  }
+  const rates = Object.fromEntries(runners.map((r) => [r.what, []]));
+  const last = {};
+  try {
+    for (const r of runners) await r.run(warm);
+    for (let k = 0; k < rounds; k++) {
+      for (let i = 0; i < runners.length; i++) {
+        const r = runners[(i + k) % runners.length];
+        const { secs, loss, torch: version } = await r.run(steps);
+        rates[r.what].push(steps / secs);
+        last[r.what] = { loss, version };
+      }
+    }
+  } finally {
+    for (const r of runners) r.close();
+  }
+  const rows = runners.map(({ what }) => ({
+    what, stepsPerSec: median(rates[what]), rounds: rates[what], lastLoss: last[what].loss,
+    ...(last[what].version ? { torch: last[what].version } : {}),
+  }));
+  const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
+  return {
+    settings: { data, dist: dist ?? 'web/dist', baselineDist, batchSize, lr, clip, seed, config, rounds, steps, warm,
+      stepsTotal: warm + rounds * steps },
+    load: { before: loadBefore, after: os.loadavg()[0], cpus: os.cpus().length },
+    rows,
+    ratios: torch ? { simdOverTorch: rate('wasm-simd') / rate('pytorch'),
+      scalarOverTorch: rate('wasm-scalar') / rate('pytorch') } : {},
+  };
+}
+
+export function trainThroughputTable(r) {
+  const s = r.settings;
+  const lines = [
+    `Training throughput (issue 25): batch ${s.batchSize}, lr ${s.lr}, clip ${s.clip}, ` +
+      `${s.rounds} rounds of ${s.steps} steps each, interleaved, after ${s.warm} warm-up steps; ` +
+      `load (1-min average) ${r.load.before.toFixed(2)} at the start, ${r.load.after.toFixed(2)} at the end, ` +
+      `on ${r.load.cpus} CPUs`,
+    `data ${path.relative(ROOT, path.resolve(s.data))}, engines from ${s.dist}` +
+      (s.baselineDist ? `, baseline from ${s.baselineDist}` : ''),
+    '',
+  ];
+  const rounds = r.rows.map((row) => row.rounds.map((x) => x.toFixed(1)).join(' '));
+  const width = Math.max(18, ...rounds.map((x) => x.length)) + 2;
+  lines.push(`${'trainer'.padEnd(24)}steps/s (median)   ${'rounds (steps/s)'.padEnd(width)}loss after`);
+  for (const [i, row] of r.rows.entries()) {
+    const name = row.what === 'pytorch' ? `pytorch ${row.torch ?? ''}`.trim() : row.what;
+    lines.push(`${name.padEnd(24)}${row.stepsPerSec.toFixed(2).padStart(8)}           ` +
+      `${rounds[i].padEnd(width)}${row.lastLoss.toFixed(4)}`);
+  }
+  if (r.ratios.simdOverTorch !== undefined) {
+    lines.push('', `wasm-simd / pytorch ${r.ratios.simdOverTorch.toFixed(2)}x, ` +
+      `wasm-scalar / pytorch ${r.ratios.scalarOverTorch.toFixed(2)}x (goal: 1.5x, at least 1x)`);
+  }
+  return lines.join('\n');
+}

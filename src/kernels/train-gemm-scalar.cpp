@@ -1,0 +1,40 @@
+// The training pass's matrix product, scalar reference (kernels.h, train_gemm_f32):
+//   C[m*ldc + j] += A(m, k) * B[k*ldb + j]   for k = 0, 1, .. K-1 in order, A(m, k) = A[m*a_row + k*a_col]
+// Each C element takes one product at a time, rounded, then added, k ascending. The SIMD twin
+// does exactly these operations per element (its lanes run over j, never over k), so the two
+// tables give the same bits, and so do the wasm variants' training losses
+// (tests/node/trainer.test.mjs).
+//
+// The loop nest: per row of C, blocks of 8 columns held in locals (registers) across the whole
+// k loop, so each product costs one load of B and no store; then the columns left over one by
+// one. The order of each element's operations is the one above either way.
+#include "kernels/train-checks.h"
+#include "kernels/train-kernels-impl.h"
+
+#include <cassert>
+
+void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
+                               size_t a_col, const float* B, size_t ldb, float* C, size_t ldc) {
+  assert(bl_check::train_gemm(M, N, K, A, a_row, a_col, B, ldb, C, ldc));
+  constexpr size_t kCols = 8;
+  for (size_t m = 0; m < M; m++) {
+    const float* a = A + m * a_row;
+    float* c = C + m * ldc;
+    size_t j = 0;
+    for (; j + kCols <= N; j += kCols) {
+      float acc[kCols];
+      for (size_t q = 0; q < kCols; q++) acc[q] = c[j + q];
+      for (size_t k = 0; k < K; k++) {
+        const float ak = a[k * a_col];
+        const float* b = B + k * ldb + j;
+        for (size_t q = 0; q < kCols; q++) acc[q] += ak * b[q];
+      }
+      for (size_t q = 0; q < kCols; q++) c[j + q] = acc[q];
+    }
+    for (; j < N; j++) {
+      float acc = c[j];
+      for (size_t k = 0; k < K; k++) acc += a[k * a_col] * B[k * ldb + j];
+      c[j] = acc;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// The training kernel (kernels.h, train_gemm_f32): the scalar table against a double reference
+// with the float-sum error bound, and the wasm SIMD twin against the scalar one bit for bit, on
+// random shapes that take every tile and tail of train-gemm-wasmsimd.cpp (rows mod 4, columns
+// mod 4, 8 and 16, more columns than one panel), strided A (the transposed reads the trainer
+// makes), ld > N, unaligned starts and K = 0 and 1.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "kernels/kernels.h"
+
+namespace {
+
+struct Shape {
+  size_t M, N, K;
+  bool transposed_a;  // A read as A[k*M + m] (a_row 1, a_col M), as dW += dy^T x reads it
+  size_t pad, off;    // ldb = N + pad, ldc = N + pad; buffers start off floats in
+};
+
+std::vector<Shape> shapes() {
+  std::vector<Shape> v;
+  size_t i = 0;
+  for (size_t M : {1, 2, 3, 4, 5, 7, 8, 9, 13})
+    for (size_t N = 1; N <= 37; N++)
+      for (size_t K : {0, 1, 2, 3, 7, 16}) {
+        v.push_back({M, N, K, i % 2 == 1, i % 3, i % 4});
+        i++;
+      }
+  // Past one column panel (256), the trainer's shapes (output layer, GRU), and a long K.
+  v.push_back({5, 300, 9, false, 1, 1});
+  v.push_back({4, 515, 3, true, 2, 3});
+  v.push_back({1, 384, 128, false, 0, 0});
+  v.push_back({130, 64, 70, true, 0, 2});
+  v.push_back({6, 3000, 64, false, 0, 1});
+  return v;
+}
+
+struct Case {
+  std::vector<float> A, B, C0;
+  size_t a_row, a_col, ldb, ldc, off;
+};
+
+Case make(const Shape& s, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Case c;
+  c.off = s.off;
+  c.ldb = c.ldc = s.N + s.pad;
+  c.a_row = s.transposed_a ? 1 : s.K + s.pad;
+  c.a_col = s.transposed_a ? s.M + s.pad : 1;
+  const size_t na = s.transposed_a ? std::max<size_t>(s.K, 1) * c.a_col : s.M * c.a_row + 1;
+  c.A.resize(s.off + na + 1), c.B.resize(s.off + std::max<size_t>(s.K, 1) * c.ldb + 1);
+  c.C0.resize(s.off + s.M * c.ldc + 1);
+  for (auto* b : {&c.A, &c.B, &c.C0})
+    for (float& x : *b) x = u(rng);
+  return c;
+}
+
+std::vector<float> run(const bl::Kernels& k, const Shape& s, const Case& c) {
+  std::vector<float> C = c.C0;
+  k.train_gemm_f32(s.M, s.N, s.K, c.A.data() + c.off, c.a_row, c.a_col, c.B.data() + c.off,
+                   c.ldb, C.data() + c.off, c.ldc);
+  return C;
+}
+
+TEST(TrainKernels, ScalarMatchesDouble) {
+  std::mt19937 rng(25);
+  for (const Shape& s : shapes()) {
+    const Case c = make(s, rng);
+    const std::vector<float> C = run(bl::scalar_kernels(), s, c);
+    for (size_t m = 0; m < s.M; m++)
+      for (size_t j = 0; j < s.N; j++) {
+        const size_t at = c.off + m * c.ldc + j;
+        double want = c.C0[at], mag = std::fabs(want);
+        for (size_t k = 0; k < s.K; k++) {
+          const double t = double(c.A[c.off + m * c.a_row + k * c.a_col]) * c.B[c.off + k * c.ldb + j];
+          want += t, mag += std::fabs(t);
+        }
+        ASSERT_NEAR(C[at], want, (s.K + 2) * FLT_EPSILON * mag)
+            << s.M << "x" << s.N << "x" << s.K << " at " << m << "," << j;
+      }
+    // Nothing outside the M x N block moves (the padding between rows, the spare ends).
+    for (size_t at = 0; at < C.size(); at++) {
+      const bool inside = at >= c.off && (at - c.off) / c.ldc < s.M && (at - c.off) % c.ldc < s.N;
+      if (!inside) ASSERT_EQ(C[at], c.C0[at]) << s.M << "x" << s.N << "x" << s.K << " at " << at;
+    }
+  }
+}
+
+TEST(TrainKernels, SimdMatchesScalarBitForBit) {
+  if (!bl::have_simd_kernels()) GTEST_SKIP() << "built without BL_SIMD";
+  std::mt19937 rng(26);
+  for (const Shape& s : shapes()) {
+    const Case c = make(s, rng);
+    const std::vector<float> a = run(bl::scalar_kernels(), s, c), b = run(bl::simd_kernels(), s, c);
+    ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float)))
+        << s.M << "x" << s.N << "x" << s.K << " transposed_a=" << s.transposed_a
+        << " pad=" << s.pad << " off=" << s.off;
+  }
+}
+
+// Accumulation, not assignment: C's old value is where each sum starts.
+TEST(TrainKernels, AddsToC) {
+  for (const bl::Kernels* k : {&bl::scalar_kernels(), &bl::simd_kernels()}) {
+    const float A[2] = {2, 3}, B[2 * 5] = {1, 1, 1, 1, 1, 10, 10, 10, 10, 10};
+    float C[5] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+    k->train_gemm_f32(1, 5, 2, A, 0, 1, B, 5, C, 5);
+    for (float c : C) EXPECT_EQ(c, 32.5f) << k->name;
+  }
+}
+
+}  // namespace
