@@ -43,3 +43,51 @@ def test_only_train_and_dev_sentences_inside_the_vocabularies():
     long = "The small white cat sleeps in the big red house near Paris today."
     assert len(train_bundle.tk.tokenize(long, "en")) > 9
     assert len(b["train"]) == 15 and len(b["heldout"]) == 1
+
+
+def test_bin_is_gzip_of_the_text_and_the_same_bytes_each_time():
+    import gzip
+    with tempfile.TemporaryDirectory() as d:
+        args = ["--data", os.path.join(FIX, "train-bundle-tiny.tsv"), "--src-words", "24",
+                "--tgt-words", "28"]
+        a, b = os.path.join(d, "a.bin"), os.path.join(d, "b.bin")
+        train_bundle.main(args + ["--out", a])
+        train_bundle.main(args + ["--out", b])
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            packed = fa.read()
+            assert packed == fb.read(), "no time or name in the gzip header"
+        with open(os.path.join(FIX, "train-bundle-tiny.txt"), "rb") as f:
+            assert gzip.decompress(packed) == f.read()
+        with open(os.path.join(d, "a.README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        assert "CC-BY 2.0 FR" in readme and "training pairs: 15," in readme
+
+
+def test_max_pairs_is_a_seeded_subset_in_corpus_order():
+    pairs = data.read_pairs(os.path.join(FIX, "train-bundle-tiny.tsv"))
+    full = train_bundle.build(pairs, src_words=24, tgt_words=28)["train"]
+    part = train_bundle.build(pairs, src_words=24, tgt_words=28, max_pairs=6)["train"]
+    assert len(part) == 6 and part == train_bundle.build(pairs, 24, 28, max_pairs=6)["train"]
+    idx = [full.index(p) for p in part]
+    assert idx == sorted(idx) and idx != list(range(6)), idx  # not just the first (shortest) ones
+
+
+def test_gold_pairs_inside_the_vocabularies_with_the_model_tokens():
+    pairs = data.read_pairs(os.path.join(FIX, "train-bundle-tiny.tsv"))
+    b = train_bundle.build(pairs, src_words=24, tgt_words=28)
+    with tempfile.TemporaryDirectory() as d:
+        gold = os.path.join(d, "gold.tsv")
+        with open(gold, "w", encoding="utf-8") as f:
+            f.write("# test\n"
+                    "I see the cat.\tJe vois le chat.\t0-0 1-1 2-2 3-3 4-4\n"        # inside
+                    "Tom is in Paris.\tTom est dans Paris.\t0-0\n"  # inside, a name
+                    "The cat eats.\tLe chat mange.\t0-0 1-1 2-2 3-3\n"                # mange: outside
+                    "I see the cat.\tJe vois le chat.\t0-0 1?1\n")
+        g = train_bundle.gold_pairs(b, gold)
+    assert g["of"] == 4 and [p["line"] for p in g["pairs"]] == [2, 3, 5]
+    first, named, last = g["pairs"]
+    assert first["enTokens"] == ["i", "see", "the", "cat", "."]
+    assert first["frTokens"] == ["je", "vois", "le", "chat", "."]
+    assert named["enTokens"][0] == "tom" and named["enTokens"][-2] == "Paris"
+    assert last["sure"] == [[0, 0]] and last["possible"] == [[0, 0], [1, 1]]
+    assert "CC-BY" in g["attribution"]

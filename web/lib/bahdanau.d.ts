@@ -399,3 +399,142 @@ export interface Trainer {
 
 /** A fresh Bahdanau model trained by backpropagation in this thread (issue 25). */
 export function createTrainer(options: TrainerOptions): Promise<Trainer>;
+
+/** startTraining's model sizes: 'small' (the default) and 'tiny' (for phones). */
+export const TRAIN_PRESETS: {
+  readonly small: { readonly emb: 64; readonly enc_hidden: 128; readonly dec_hidden: 128; readonly attn: 64 };
+  readonly tiny: { readonly emb: 32; readonly enc_hidden: 64; readonly dec_hidden: 64; readonly attn: 32 };
+};
+/** The bundled training data (web/data/train-en-fr.bin: 2,000 + 3,000 words, Tatoeba, CC-BY 2.0 FR). */
+export const TRAIN_DATA_URL: URL;
+/** The bundled gold alignments inside its vocabularies (web/data/train-en-fr-gold.json; a test set). */
+export const TRAIN_GOLD_URL: URL;
+
+/** One gold pair: links are [english token index, french token index] into the model's tokens. */
+export interface GoldPair {
+  en: string;
+  fr: string;
+  sure: Array<[number, number]>;
+  /** Possible links (the sure ones may be repeated here). */
+  possible?: Array<[number, number]>;
+  /** The tokens the links index, checked against the model's tokenizer when given. */
+  enTokens?: string[];
+  frTokens?: string[];
+}
+
+/** startTraining's options: createTrainer's, and the run's. */
+export interface TrainingOptions extends Partial<TrainerOptions> {
+  /** Default: the bundled TRAIN_DATA_URL. */
+  data?: Uint8Array | ArrayBuffer | string | URL;
+  /** 'small' (default: emb 64, hidden 128, attn 64) or 'tiny' (32, 64, 32); config overrides it. */
+  preset?: keyof typeof TRAIN_PRESETS;
+  /** config.scoring's shorthand. */
+  scoring?: 'additive' | 'scaled_dot' | 'none';
+  /** Gold alignments for the measures: true (TRAIN_GOLD_URL), a URL or path of such a JSON file, or the pairs. Default none. */
+  gold?: boolean | string | URL | GoldPair[] | { pairs: GoldPair[] };
+  /** Sentences whose attention each measure reports: forced through target if given, else greedy. */
+  watch?: Array<{ source: string; target?: string | null }>;
+  /** Progress events at most this often, in ms (default 500). */
+  reportMs?: number;
+  /** A measure every this much training time, in ms (default 3000; 0: only measureNow()). */
+  measureMs?: number;
+  /** Stop (state 'stopped') after this much training time or this many steps. */
+  maxSeconds?: number;
+  maxSteps?: number;
+  /** Where train-worker.js is, for a bundler that moves it (default: beside training.js). */
+  worker?: string | URL;
+}
+
+export type TrainingState = 'loading' | 'training' | 'paused' | 'stopped' | 'error';
+
+export interface TrainingStateEvent {
+  state: TrainingState;
+  /** Why it stopped or failed ('disposed', 'maxSteps (100) reached', the core's message...). */
+  reason?: string;
+}
+
+export interface TrainingProgress {
+  steps: number;
+  epochs: number;
+  /** Training time in seconds: pauses and measures left out. */
+  seconds: number;
+  /** Over the last chunks of steps. */
+  stepsPerSecond: number;
+  /** The mean of losses. */
+  loss: number;
+  /** Each step's loss since the last progress event. */
+  losses: number[];
+}
+
+/** alignmentMeasure's result: shares in [0, 1], as scripts/nmt/alignment.py's percentages / 100. */
+export interface AlignmentScore {
+  /** Sure-linked French tokens whose attention argmax (</s> excluded) is a gold English token. */
+  accuracy: number;
+  /** The same on the tokens the plain diagonal misses. */
+  offDiagonal: number;
+  /** What the plain diagonal gets, with no model. */
+  diagonal: number;
+  /** Mean attention weight on the gold English tokens. */
+  mass: number;
+  /** Alignment error rate of the argmax links. */
+  aer: number;
+  entropyBits: number;
+  /** Sure-linked French tokens counted, and those of them off the diagonal. */
+  tokens: number;
+  offDiagonalTokens: number;
+  sentences: number;
+}
+
+export interface WatchedSentence {
+  source: string;
+  /** The forced target, or null for greedy decoding. */
+  target: string | null;
+  /** The columns: source tokens, then '</s>'. */
+  sourceTokens: string[];
+  /** The rows, '</s>' not included. */
+  targetTokens: string[];
+  attention: number[][];
+  text: string;
+}
+
+export interface TrainingMeasure {
+  steps: number;
+  seconds: number;
+  /** The held-out pairs' mean loss, or null without held-out pairs. */
+  heldoutLoss: number | null;
+  /** null without gold pairs. */
+  alignment: AlignmentScore | null;
+  watched: WatchedSentence[];
+}
+
+export interface TrainingRun {
+  readonly state: TrainingState;
+  /** Resolves once the first model has loaded; rejects with the reason it could not. */
+  readonly ready: Promise<void>;
+  on(type: 'state', fn: (event: TrainingStateEvent) => void): () => void;
+  on(type: 'progress', fn: (event: TrainingProgress) => void): () => void;
+  on(type: 'measure', fn: (event: TrainingMeasure) => void): () => void;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Fresh weights, with newOptions or the same ones; it stays paused if it was. */
+  reset(newOptions?: TrainingOptions | null): Promise<void>;
+  /** The current weights as an f32 model file, which createTranslator({model}) reads. */
+  snapshot(): Promise<Uint8Array>;
+  /** Greedy translation with the current weights. */
+  translate(text: string): Promise<Translation>;
+  measureNow(): Promise<TrainingMeasure>;
+  /** Ends the worker; later calls reject. */
+  dispose(): void;
+}
+
+/** Trains a fresh model in a Web Worker (browser) or a worker_threads Worker (Node). Throws a
+ * TypeError or RangeError for options of the wrong type or value; the rest arrives as events. */
+export function startTraining(options?: TrainingOptions | null): TrainingRun;
+
+/** Forced decoding's attention rows against gold links, scripts/nmt/alignment.py's measures. */
+export function alignmentMeasure(items: Array<{
+  rows: number[][];
+  sourceLength: number;
+  sure: Array<[number, number]>;
+  possible?: Array<[number, number]>;
+}>): AlignmentScore;

@@ -36,6 +36,9 @@ export { MAX_MODEL_BYTES, simdSupported };
 export { MAX_BATCH, MAX_BEAM, MAX_EDITS, MAX_LEN }; // the engine's bounds (catalogue.js)
 export { MAX_TEXT_CHARS }; // one call's text (args.js)
 export { createTrainer } from './trainer.js'; // a fresh model trained here (trainer.js)
+// ... or in a worker, with progress, pauses and measures (training.js)
+export { TRAIN_DATA_URL, TRAIN_GOLD_URL, TRAIN_PRESETS, startTraining } from './training.js';
+export { alignmentMeasure } from './train-measure.js'; // attention against gold links
 
 // model: a name ('en-fr', the default when left out or null; 'en-fr-dot', ...: resolved against
 // this package, never the working directory or the page: model-cache.js), a URL, a file path

@@ -9,7 +9,8 @@
 //   tr.dispose();
 //
 // data: the training data file (docs/training-core.md; scripts/train-data writes it) as bytes
-// (Uint8Array, ArrayBuffer), a URL, or a file path in Node. config: the model's sizes and kinds
+// (Uint8Array, ArrayBuffer), a URL, or a file path in Node; plain, or gzip-compressed as
+// web/data/train-en-fr.bin is (inflated here, so that any static host sends a quarter of it). config: the model's sizes and kinds
 // as TrainConfig's JSON form ({decoder, scoring, emb, enc_hidden, dec_hidden, attn,
 // max_src_len, max_tgt_len}); the vocabularies come from the data. lr, clip, batchSize, seed,
 // dropout, labelSmoothing: numbers, the core checks their ranges. step() runs on the calling
@@ -60,10 +61,46 @@ async function dataBytes(data) {
   } else {
     throw new TypeError(`createTrainer: data must be bytes, a URL or a file path, got ${describe(data)}`);
   }
-  if (bytes.byteLength > MAX_DATA_BYTES) {
+  const tooBig = () => bytes.byteLength > MAX_DATA_BYTES;
+  if (!tooBig() && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
+  if (tooBig()) {
     throw new RangeError(`createTrainer: the training data is ${bytes.byteLength} bytes, over the ${MAX_DATA_BYTES} the format allows`);
   }
   return bytes;
+}
+
+// gzip's magic leads: inflate, stopping as soon as the output passes the format's bound, so a
+// small hostile file cannot inflate to gigabytes first. A plain data file starts with "bahdanau-train",
+// never with 0x1f 0x8b.
+async function gunzip(bytes) {
+  if (typeof DecompressionStream !== 'function') {
+    throw new Error('createTrainer: the training data is gzip-compressed, and this JavaScript engine has no DecompressionStream to inflate it');
+  }
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const parts = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_DATA_BYTES) {
+        reader.cancel().catch(() => {});
+        throw new RangeError(`createTrainer: the training data inflates to over the ${MAX_DATA_BYTES} bytes the format allows`);
+      }
+      parts.push(value);
+    }
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
+    throw new Error(`createTrainer: the training data is not valid gzip: ${e.message}`);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 class Trainer {
