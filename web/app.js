@@ -24,6 +24,7 @@ import { highlightTokens, renderSourceTokens } from './app/source-tokens.js';
 import { showStatus } from './app/status-line.js';
 import { TransformerParts } from './app/transformer.js';
 import { ModelMenu } from './app/model-menu.js';
+import { TrainedModel } from './train/trained-model.js';
 import { clampBeam, permalink, readParams } from './app/params.js';
 import { currentView, redrawOnResize, showView, wireViews } from './app/views.js';
 import { AlignmentView } from './ui/alignment.js';
@@ -57,6 +58,8 @@ const state = {
 };
 
 const progress = new LoadProgress($);
+// ?model=trained: the snapshot train.html kept in this browser, with a note saying so.
+const trained = params.model.trained ? new TrainedModel($('status'), state.lang) : null;
 const onFocusCell = (cell) => setHover(cell, 'matrix');
 const onActivateCell = (cell) => edits.apply({ step: cell.row, column: cell.col }); // "look here instead"
 const matrix = new AttentionMatrix($('matrix-root'), { strings: state.S, onFocusCell, onActivateCell, canActivate: () => edits.editable });
@@ -148,7 +151,8 @@ async function loadModel() {
     state.client?.dispose();
     const early = adoptEarly({ url: params.model.url, simd: params.simd }); // started at navigation
     state.client = early?.client ?? new EngineClient();
-    state.engine = await state.client.load({ model: params.model.url, simd: params.simd, onProgress: (p) => progress.show(p, state.S) });
+    const model = trained ? await trained.bytes() : params.model.url;
+    state.engine = await state.client.load({ model, simd: params.simd, onProgress: (p) => progress.show(p, state.S) });
   } catch (e) {
     state.engine = null;
     tf.setInfo(null), fixed.setInfo(null);
@@ -338,6 +342,7 @@ function setLanguage(next) {
   paragraph.setStrings(state.S);
   tf.setLang(state.lang), fixed.setLang(state.lang);
   menu.setLang(state.lang);
+  trained?.setLang(state.lang);
   edits.setLang(state.lang);
   renderStatus();
   renderInputNote();

@@ -28,9 +28,10 @@ export { CODINGS, MARKER };
 
 const WEB = path.join(ROOT, 'web');
 const WRITTEN_BY = 'bahdanau-live scripts/site';
-// What a page loads from web/: the pages, their modules and styles, data. Not the TypeScript
-// declarations (for the npm package), nor stray files (editor backups, notes).
-const PAGE_TYPES = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.png', '.ico', '.txt']);
+// What a page loads from web/: the pages, their modules and styles, data (.bin: train.html's
+// training pairs, data/train-en-fr.bin). Not the TypeScript declarations (for the npm
+// package), nor stray files (editor backups, notes).
+const PAGE_TYPES = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.png', '.ico', '.txt', '.bin']);
 // What the site is copied from: OUT may not lie in these (a rerun would copy the site into
 // itself), nor hold the checkout.
 const SOURCES = defaultMounts().map(([, dir]) => dir);

@@ -4,10 +4,10 @@
 // excepted, and so is a short, explicit list of names and notation that Chinese text keeps as
 // they are, each with its reason.
 //
-// Pages: index.html, compare.html, why.html, and embed.html (the widget: the single figure with
-// its panel, mode="compare", mode="bottleneck"). embed-docs.html has no Chinese mode: it is the
-// English guide for course authors; its lang="zh" example is the widget, walked here through
-// embed.html.
+// Pages: index.html, compare.html, why.html, train.html (before training), and embed.html (the
+// widget: the single figure with its panel, mode="compare", mode="bottleneck"). embed-docs.html
+// has no Chinese mode: it is the English guide for course authors; its lang="zh" example is the
+// widget, walked here through embed.html.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -81,6 +81,8 @@ const PAGES = [
     '[data-role="app"][data-state="done"][data-playing="false"]'],
   ['compare.html', () => `?text=${text}&lang=zh`, '[data-role="app"][data-state="done"][data-analysis="done"]'],
   ['why.html', () => '?lang=zh', '[data-role="app"][data-state="done"]'],
+  // Before training (tests/browser/train.test.mjs checks its words while it trains).
+  ['train.html', () => '?lang=zh', '[data-role="app"][data-state="ready"]'],
   ['embed.html', () => `?text=${text}&lang=zh&panel=1&step=1`, 'attention-translator[data-state="done"]'],
   ['embed.html', () => `?text=${text}&lang=zh&mode=compare`, 'attention-translator[data-state="done"]'],
   ['embed.html', () => `?text=${text}&lang=zh&mode=bottleneck`, 'attention-translator[data-state="done"]'],

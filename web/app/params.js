@@ -1,6 +1,7 @@
 // The page's URL parameters, read defensively: they come from links anyone can write.
 //   text   the sentence (plain text; only ever put into the text box and textContent)
-//   model  a name from MODELS, or a same-origin relative URL (never a full URL elsewhere)
+//   model  a name from MODELS, a same-origin relative URL (never a full URL elsewhere), or
+//          'trained': the model handed over by train.html, kept in this browser (train/handoff.js)
 //   step   the output word to stop at, from 0
 //   beam   1..MAX_BEAM;  simd=0 forces the scalar engine;  lang=zh for Chinese captions
 //   force  a French translation to align to text (forced decoding), shown instead of the
@@ -22,6 +23,8 @@
 import { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS } from '../lib/catalogue.js';
 import { parseEdits } from '../ui/attention-edit.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
+import { TRAINED_MODEL } from '../train/handoff.js';
+import { TRAINED_NOTE } from '../train/strings.js';
 
 // The catalogue's names, for the page's modules and tests that read them here.
 export { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS };
@@ -49,7 +52,10 @@ export function readParams(location) {
   const q = new URLSearchParams(location.search);
   const base = location.href;
   const modelParam = q.get('model');
-  let model = modelParam === null ? null : resolveModel(modelParam, base);
+  const lang = q.get('lang') === 'zh' ? 'zh' : 'en';
+  // The trained model has no URL: app.js reads its bytes (train/trained-model.js).
+  let model = modelParam === TRAINED_MODEL ? { name: TRAINED_MODEL, url: null, label: TRAINED_NOTE[lang].label, trained: true }
+    : modelParam === null ? null : resolveModel(modelParam, base);
   const badModel = modelParam !== null && model === null;
   if (!model) model = resolveModel(DEFAULT_MODEL, base);
   const int = intParam(q);
@@ -61,7 +67,7 @@ export function readParams(location) {
     step: int('step', 0, 1000),
     beam: int('beam', 1, MAX_BEAM) ?? 1,
     simd: q.get('simd') === '0' ? false : 'auto',
-    lang: q.get('lang') === 'zh' ? 'zh' : 'en',
+    lang,
     speed: speedParam(q.get('speed')),
     view: q.get('view') === 'lines' ? 'lines' : 'matrix',
     sentence: int('sentence', 1, 1000),

@@ -1,0 +1,49 @@
+// train.html's pure parts: the flip it looks for in a watched matrix (web/train/flip.js, which
+// scripts/bench --only train reports too), its URL parameters (web/train/params.js), and what
+// the service worker keeps of it (scripts/lib/offline-manifest.mjs).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { offlineManifest } from '../../scripts/lib/offline-manifest.mjs';
+
+import { findFlip, strongest } from '../../web/train/flip.js';
+import { readTrainParams } from '../../web/train/params.js';
+
+const SOURCE = ['the', 'black', 'cat', 'is', 'sleeping', '.', '</s>'];
+const one = (j, n = SOURCE.length) => Array.from({ length: n }, (_, k) => (k === j ? 0.9 : 0.1 / (n - 1)));
+
+test('the flip: two neighbouring French words looking at two English ones in swapped order', () => {
+  const flipped = { sourceTokens: SOURCE, targetTokens: ['le', 'chat', 'noir', 'dort', '.'], attention: [one(0), one(2), one(1), one(4), one(5)] };
+  assert.deepEqual(findFlip(flipped), { rows: [1, 2], columns: [2, 1], words: ['chat', 'noir'], sourceWords: ['cat', 'black'] });
+  const inOrder = { ...flipped, attention: [one(0), one(1), one(2), one(4), one(5)] };
+  assert.equal(findFlip(inOrder), null, 'the diagonal is no flip');
+  // Looking at </s> and then the last word is not aligning.
+  const end = { ...flipped, attention: [one(0), one(6), one(5), one(5), one(5)] };
+  assert.equal(findFlip(end), null);
+  assert.equal(findFlip({ sourceTokens: SOURCE, targetTokens: [], attention: [] }), null, 'no rows (no attention)');
+  assert.throws(() => findFlip({ sourceTokens: SOURCE }), /expects \{sourceTokens, targetTokens, attention\}/);
+  assert.equal(strongest([0.2, 0.5, 0.5]), 1, 'ties go to the first');
+  assert.equal(strongest([]), -1);
+});
+
+test('the URL parameters: defaults, a phone, and bad values ignored', () => {
+  const at = (q) => ({ search: q });
+  assert.deepEqual(readTrainParams(at(''), { sentences: 4 }), { lang: 'en', scoring: 'additive', preset: 'small', watch: 0, simd: 'auto' });
+  assert.equal(readTrainParams(at(''), { narrow: true }).preset, 'tiny', 'a phone trains the tiny model by default');
+  assert.equal(readTrainParams(at('?preset=small'), { narrow: true }).preset, 'small', 'unless asked');
+  assert.deepEqual(readTrainParams(at('?lang=zh&scoring=none&preset=tiny&watch=3&simd=0'), { sentences: 4 }),
+    { lang: 'zh', scoring: 'none', preset: 'tiny', watch: 2, simd: false });
+  assert.deepEqual(readTrainParams(at('?lang=fr&scoring=bogus&preset=huge&watch=9'), { sentences: 4 }),
+    { lang: 'en', scoring: 'additive', preset: 'small', watch: 0, simd: 'auto' });
+  assert.equal(readTrainParams(at('?watch=1.5'), { sentences: 4 }).watch, 0);
+});
+
+test('the service worker precaches the page and its gold links, not its 0.9 MB of training pairs', async () => {
+  const web = fileURLToPath(new URL('../../web/', import.meta.url));
+  const rels = ['train.html', 'train.js', 'train.css', 'train/curves.js', 'data/train-en-fr-gold.json', 'data/train-en-fr.bin'];
+  const m = await offlineManifest(rels.map((rel) => [path.join(web, rel), rel]));
+  assert.deepEqual(Object.keys(m.shell).sort(), rels.slice(0, 5).sort());
+  assert.deepEqual(m.models, {});
+});
