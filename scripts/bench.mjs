@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
-//               [--only engines|scoring|batch|peers|browser] [--peers] [--browser]
+//               [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser]
+//               [--train-data FILE] [--dist DIR]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -26,6 +27,10 @@
 // --browser adds the browser table (scripts/lib/browser-bench.mjs): the engines as the page runs
 // them, in headless Chromium, where relaxed SIMD runs (wasm-relaxed against wasm-simd and
 // wasm-scalar), with the peer beside them when --peers is given too.
+// --only train runs the training table alone (scripts/lib/train-throughput.mjs): the core's
+// trainer in wasm-simd and wasm-scalar against PyTorch on one thread, the same model, data
+// file and batches, interleaved, medians of steps/s and the ratios (issue 25), then the "Train
+// it yourself" page's rows (scripts/lib/train-page-bench.mjs, where that file exists).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -37,6 +42,7 @@ import { benchMemoryBound, memoryBoundTable } from './lib/memory-bound.mjs';
 import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 import { benchBrowser, browserTable } from './lib/browser-bench.mjs';
+import { benchTrainThroughput, trainThroughputTable } from './lib/train-throughput.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
@@ -47,7 +53,8 @@ const median = (xs) => {
 };
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
-  '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser] [--peers] [--browser]\n';
+  '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser] ' +
+  '[--train-data FILE] [--dist DIR]\n';
 const HELP = `${USAGE}
 Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
   the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
@@ -65,12 +72,21 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       onnxruntime-web in the same page too
   --only T            just that table (--only peers: the peer table alone; --only browser: the
                       browser table alone, with the peer if --peers)
+  --only train        the training table alone: createTrainer in wasm-simd and wasm-scalar
+                      against PyTorch (1 thread, f32) on the same model (cgru, additive,
+                      64/128/128/64), the same --train-data file (default
+                      web/data/train-en-fr.bin; scripts/train-data writes it), the same batches
+                      (32) in the same order, lr 3e-3: R rounds (--repeat, at least 5) of 5 steps
+                      each, interleaved, medians of steps/s and the ratios; then the page's rows
+                      (scripts/lib/train-page-bench.mjs) when that file exists
+  --dist DIR          (--only train) the folder of bahdanau-{simd,scalar}.{js,wasm} to train
+                      with (default web/dist)
   --json              the results as JSON instead of tables
 `;
 
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null, peers: false, browser: false };
+    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -81,12 +97,29 @@ function parseArgs(argv) {
     else if (a === '--dot-model') o.dotModel = argv[++i];
     else if (a === '--peers') o.peers = true;
     else if (a === '--browser') o.browser = true;
-    else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser'].includes(argv[i + 1])) o.only = argv[++i];
+    else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser', 'train'].includes(argv[i + 1])) o.only = argv[++i];
+    else if (a === '--train-data') o.trainData = argv[++i];
+    else if (a === '--dist') o.dist = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write(USAGE);
       process.exit(2);
     }
+  }
+  if (o.only === 'train') {
+    o.trainData ??= `${ROOT}web/data/train-en-fr.bin`;
+    if (!existsSync(o.trainData)) {
+      process.stderr.write(`bench: no training data at ${o.trainData} (scripts/train-data writes ` +
+        'it; or pass --train-data FILE)\n');
+      process.exit(1);
+    }
+    for (const f of ['bahdanau-simd.wasm', 'bahdanau-scalar.wasm']) {
+      if (o.dist && !existsSync(`${o.dist}/${f}`)) {
+        process.stderr.write(`bench: no ${f} in --dist ${o.dist}\n`);
+        process.exit(1);
+      }
+    }
+    return o;
   }
   for (const [flag, file] of [['--model', o.model], ['--dot-model', o.dotModel]]) {
     if (flag === '--dot-model' && ['engines', 'batch', 'peers', 'browser'].includes(o.only)) continue;
@@ -198,8 +231,41 @@ function table(result) {
   ].join('\n');
 }
 
+// The training table, then the page's rows where scripts/lib/train-page-bench.mjs exists (it
+// exports trainPageRows(options) -> [{what, goal, measured}]).
+async function trainTables(o) {
+  const result = { train: await benchTrainThroughput({ data: o.trainData, dist: o.dist ?? undefined,
+    rounds: Math.max(5, o.repeat) }) };
+  const pageBench = new URL('./lib/train-page-bench.mjs', import.meta.url);
+  if (existsSync(pageBench)) {
+    const { trainPageRows } = await import(pageBench);
+    result.trainPage = await trainPageRows({ data: o.trainData, dist: o.dist ?? undefined });
+  }
+  return result;
+}
+
+function trainPageTable(rows) {
+  const w = Math.max(4, ...rows.map((r) => String(r.what).length));
+  const g = Math.max(4, ...rows.map((r) => String(r.goal).length));
+  return ['"Train it yourself" page', '',
+    `${'what'.padEnd(w)}  ${'goal'.padEnd(g)}  measured`,
+    ...rows.map((r) => `${String(r.what).padEnd(w)}  ${String(r.goal).padEnd(g)}  ${r.measured}`)].join('\n');
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.only === 'train') {
+    if (!o.dist) ensureBuilt('wasm-simd');
+    const result = await trainTables(o);
+    if (o.json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+    const parts = [trainThroughputTable(result.train)];
+    if (result.trainPage) parts.push(trainPageTable(result.trainPage));
+    process.stdout.write(`${parts.join('\n\n')}\n`);
+    return;
+  }
   ensureBuilt('wasm-simd');
   const sentences = devSentences(o.sentences);
   const bytes = readFileSync(o.model);
