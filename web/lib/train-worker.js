@@ -15,7 +15,7 @@
 import { createTranslator } from './bahdanau.js';
 import { isNode, nextTask } from './env.js';
 import { alignmentMeasure } from './train-measure.js';
-import { createTrainer } from './trainer.js';
+import { createTrainer, readSource } from './trainer.js';
 
 // Long enough that the per-chunk costs (a message turn, the Embind call) vanish, short enough
 // that the page's pause button feels immediate.
@@ -220,16 +220,7 @@ async function measure() {
 async function loadGold(gold) {
   let value = gold;
   if (typeof gold === 'string') {
-    let text;
-    if (isNode && !/^https?:/.test(gold)) {
-      const { readFile } = await import('node:fs/promises');
-      const { fileURLToPath } = await import('node:url');
-      text = await readFile(gold.startsWith('file:') ? fileURLToPath(gold) : gold, 'utf8');
-    } else {
-      const res = await fetch(gold);
-      if (!res.ok) throw new Error(`gold: ${gold}: HTTP ${res.status}`);
-      text = await res.text();
-    }
+    const text = new TextDecoder().decode(await readSource(gold, 'gold:'));
     try {
       value = JSON.parse(text);
     } catch (e) {

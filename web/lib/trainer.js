@@ -44,20 +44,27 @@ export async function createTrainer(options) {
   return new Trainer(engine.module, choice, bytes, JSON.stringify(config), settings);
 }
 
+// -> Uint8Array: the file at a URL (fetched; in Node too for http:, https:) or a path or file:
+// URL in Node. what names it in an HTTP error ("<what> <where>: HTTP 404"). Also the gold
+// links' reader (train-worker.js).
+export async function readSource(source, what) {
+  const url = isNode ? null : new URL(source, globalThis.location?.href);
+  if (url || /^https?:/.test(String(source))) {
+    const res = await fetch(url ?? source);
+    if (!res.ok) throw new Error(`${what} ${url ?? source}: HTTP ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  const { readFile } = await import('node:fs/promises');
+  const s = String(source);
+  return new Uint8Array(await readFile(source instanceof URL || s.startsWith('file:') ? new URL(s) : s));
+}
+
 async function dataBytes(data) {
   let bytes;
   if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
   else if (data instanceof Uint8Array) bytes = data;
   else if (typeof data === 'string' || data instanceof URL) {
-    const url = isNode ? null : new URL(data, globalThis.location?.href);
-    if (url || /^https?:/.test(String(data))) {
-      const res = await fetch(url ?? data);
-      if (!res.ok) throw new Error(`createTrainer: the training data at ${url ?? data}: HTTP ${res.status}`);
-      bytes = new Uint8Array(await res.arrayBuffer());
-    } else {
-      const { readFile } = await import('node:fs/promises');
-      bytes = new Uint8Array(await readFile(data instanceof URL ? data : String(data)));
-    }
+    bytes = await readSource(data, 'createTrainer: the training data at');
   } else {
     throw new TypeError(`createTrainer: data must be bytes, a URL or a file path, got ${describe(data)}`);
   }
