@@ -43,14 +43,9 @@ import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 import { benchBrowser, browserTable } from './lib/browser-bench.mjs';
 import { benchTrainThroughput, trainThroughputTable } from './lib/train-throughput.mjs';
+import { median } from './lib/median.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
   '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser] ' +

@@ -7,14 +7,9 @@
 // in machine load hits them alike. tokens/s counts decoded tokens (</s> included), as the
 // engines table does; every B decodes the same tokens (translateBatch equals translate()).
 import { createTranslator } from '../../web/lib/bahdanau.js';
+import { median } from './median.mjs';
 
 export const BATCH_SIZES = [1, 8, 32];
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const decoded = (r) => (r.error ? 0 : r.targetTokens.length + (r.truncated ? 0 : 1));
 

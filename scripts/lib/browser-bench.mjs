@@ -26,14 +26,9 @@ import { CHROMIUM, CHROMIUM_ARGS, cannotStart } from './chromium.mjs';
 import { ROOT } from './engines.mjs';
 import { ortVersion } from './ort-peer.mjs';
 import { peerInputs } from './peer-bench.mjs';
+import { median } from './median.mjs';
 
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // Runs in the page: -> {isolated, kernels, runs: {engine: [{core: [], call: [], tokens}]},
 // peer: [{ms: [], ids, truncated}] | null, differing: [...]}

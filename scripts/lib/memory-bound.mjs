@@ -13,6 +13,7 @@
 //                memory) is measured too, for reference.
 //   bound        bytes/token / GB/s, in ms/token; each engine's ms/token is reported as a
 //                multiple of it and as the percentage of the bound's speed it reaches.
+import { median } from './median.mjs';
 
 // (p: i32, n: i32) -> i32 summing n bytes (a multiple of 64) from p, in 16-byte lanes; memory
 // exported as "mem" with `pages` 64 KiB pages.
@@ -54,12 +55,6 @@ function streamModule(pages) {
     ...section(10, [0x01, ...leb(body.length), ...body]),
   ]);
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // The stream kernel on `data` (its length a multiple of 64): lane 0 of the four i32x4
 // accumulators' sum, i.e. the wrapping int32 sum of the little-endian words at 16k, for

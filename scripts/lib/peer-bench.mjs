@@ -22,12 +22,7 @@ import path from 'node:path';
 import { createTranslator } from '../../web/lib/bahdanau.js';
 import { ROOT } from './engines.mjs';
 import { OrtPeer, ortVersion } from './ort-peer.mjs';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+import { median } from './median.mjs';
 
 export const INT8_PEER_SKIPPED = 'no int8 peer: ONNX dynamic quantization is onnxruntime\'s ' +
   'Python quantizer (onnxruntime.quantization), which Debian 12 does not package';

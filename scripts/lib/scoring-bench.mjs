@@ -7,14 +7,9 @@
 // the cost does not depend on which words (the kernels have no data-dependent branches), only
 // on how many.
 import { createTranslator } from '../../web/lib/bahdanau.js';
+import { median } from './median.mjs';
 
 export const LENGTHS = [5, 20, 60];
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 export function sentenceOfLength(devSentences, n) {
   const words = devSentences.join(' ').match(/[A-Za-z]+/g) ?? [];

@@ -24,12 +24,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { createTrainer } from '../../web/lib/trainer.js';
 import { ROOT } from './engines.mjs';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+import { median } from './median.mjs';
 
 // The PyTorch trainer as a child answering "n" with n steps' timings (one JSON line each).
 function startTorch({ data, batchSize, lr, clip, seed, config, python }) {
