@@ -26,6 +26,7 @@ import torch
 from . import data as nmt_data
 from .model import Bahdanau, default_config
 from .train import loss_of
+from .train_bundle import MAGIC
 
 M64 = (1 << 64) - 1
 
@@ -87,13 +88,14 @@ class Sampler:
 
 
 def read_data(path):
-    """The training file's vocabulary sizes and training pairs (docs/training-core.md's format;
-    src/core/train_data.cpp validates it, this reader trusts it). A .bin is gzip-compressed."""
+    """The training file's vocabulary sizes and training pairs (docs/training-core.md's format,
+    as train_bundle.py writes it; src/core/train_data.cpp validates it, this reader trusts it).
+    A .bin is gzip-compressed."""
     raw = open(path, "rb").read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
     lines = raw.decode("utf-8").split("\n")
-    if lines[0] != "bahdanau-train 1":
+    if lines[0] != MAGIC:
         raise SystemExit(f"{path}: not a training data file (first line {lines[0]!r})")
     at, sizes, train = 2, {}, []
     while lines[at] != "end":

@@ -21,7 +21,7 @@ export class EngineClient {
     this.#worker.onmessageerror = () => this.#fail(new Error('a message from the worker could not be read'));
   }
 
-  // -> Promise<{info, engine}>. model: an absolute URL. simd: 'auto' | false. The same model
+  // -> Promise<{info, engine}>. model: an absolute URL, or a model file's bytes. simd: 'auto' | false. The same model
   // asked for again while it loads joins that load, its progress now going to the new
   // onProgress: app/early-model.js starts it at navigation, app.js takes it over.
   load({ model, simd = 'auto', onProgress }) {
@@ -38,7 +38,10 @@ export class EngineClient {
       this.#worker.postMessage({ type: 'load', model, simd });
     }).then((loaded) => {
       // For app/offline.js: the service worker keeps the models a page used (a download made
-      // in the worker is not in the page's resource timing).
+      // in the worker is not in the page's resource timing). A model given as bytes (the one
+      // trained on train.html) has no URL to keep, and a mark would copy its megabytes into
+      // the performance timeline.
+      if (typeof model !== 'string') return loaded;
       try {
         performance.mark('bahdanau-live:model', { detail: { url: model } });
       } catch {
