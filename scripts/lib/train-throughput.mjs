@@ -9,9 +9,9 @@
 //
 // Ours: web/lib/trainer.js createTrainer with simd true and false, from `dist` (a folder of
 // bahdanau-{simd,scalar}.{js,wasm}; web/dist by default), step(n) timed around the call.
-// PyTorch: scripts/nmt/train_throughput.py --serve in a child process (torch.set_num_threads(1),
-// f32, bl::BatchSampler's shuffle reproduced, the same clip and Adam), each step timed in
-// Python from its batch's collation to Adam's update. Each round makes `steps` steps on each
+// PyTorch: scripts/nmt/train_throughput.py --serve in a child process (torch.set_num_threads(1)
+// and OPENBLAS_NUM_THREADS=1, f32, bl::BatchSampler's shuffle reproduced, the same clip and
+// Adam), each step timed in Python from its batch's collation to Adam's update. Each round makes `steps` steps on each
 // trainer in turn, starting with a different one each round; a round's rate is steps / its
 // seconds, and the table gives the median over rounds, after `warm` untimed steps each.
 import { spawn } from 'node:child_process';
@@ -32,6 +32,11 @@ function startTorch({ data, batchSize, lr, clip, seed, config, python }) {
     String(batchSize), '--lr', String(lr), '--clip', String(clip), '--seed', String(seed),
     '--config', JSON.stringify(config), '--serve'], {
     cwd: path.join(ROOT, 'scripts'), stdio: ['pipe', 'pipe', 'inherit'],
+    // One thread means one: torch.set_num_threads(1) holds ATen's OpenMP pool, but Debian's
+    // torch does its matrix products in OpenBLAS (BLAS_INFO=generic, libopenblas0-pthread),
+    // whose own pool starts a thread per core unless told. Measured here: 10 steps/s with
+    // its default beside a busy core, 17.7 with one thread.
+    env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' },
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const failed = new Promise((_, reject) => {

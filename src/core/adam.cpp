@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/train_ops.h"  // train_kernels()
+
 namespace bl::train {
 
 bool check_params(const TrainParams& p, std::string* error) {
@@ -25,12 +27,10 @@ double grad_norm(const std::vector<TensorRef>& grads) {
   return std::sqrt(sq);
 }
 
-void clip_grads(const std::vector<TensorRef>& grads, double norm, float max_norm) {
-  if (max_norm <= 0) return;
+float clip_coef(double norm, float max_norm) {
+  if (max_norm <= 0) return 1.0f;
   const float coef = float(double(max_norm) / (norm + 1e-6));  // clip_coef, clamped to 1
-  if (coef >= 1.0f) return;
-  for (const TensorRef& g : grads)
-    for (size_t k = 0; k < g.size(); k++) g.data[k] *= coef;
+  return coef < 1.0f ? coef : 1.0f;
 }
 
 Adam::Adam(const TrainParams& p, const std::vector<TensorRef>& params) : p_(p) {
@@ -40,22 +40,21 @@ Adam::Adam(const TrainParams& p, const std::vector<TensorRef>& params) : p_(p) {
   }
 }
 
-void Adam::update(const std::vector<TensorRef>& params, const std::vector<TensorRef>& grads) {
+void Adam::update(const std::vector<TensorRef>& params, const std::vector<TensorRef>& grads,
+                  float gscale) {
   t_++;
   const double bc1 = 1 - std::pow(double(p_.beta1), double(t_));  // bias corrections
   const double bc2 = 1 - std::pow(double(p_.beta2), double(t_));
-  const float step = float(double(p_.lr) / bc1), bc2_root = float(std::sqrt(bc2));
-  const float b1 = p_.beta1, b2 = p_.beta2, a1 = float(1 - double(b1)), a2 = float(1 - double(b2));
-  for (size_t i = 0; i < params.size(); i++) {
-    float *w = params[i].data, *m = m_[i].data(), *v = v_[i].data();
-    const float* g = grads[i].data;
-    for (size_t k = 0; k < params[i].size(); k++) {
-      m[k] = m[k] * b1 + a1 * g[k];         // m = b1 m + (1 - b1) g
-      v[k] = v[k] * b2 + a2 * g[k] * g[k];  // v = b2 v + (1 - b2) g^2
-      const float denom = std::sqrt(v[k]) / bc2_root + p_.eps;
-      w[k] -= step * (m[k] / denom);  // w -= lr/bc1 * m / (sqrt(v/bc2) + eps)
-    }
-  }
+  AdamStep s;
+  s.gscale = gscale;
+  s.b1 = p_.beta1, s.b2 = p_.beta2;
+  s.a1 = float(1 - double(s.b1)), s.a2 = float(1 - double(s.b2));
+  s.step = float(double(p_.lr) / bc1), s.bc2_root = float(std::sqrt(bc2));
+  s.eps = p_.eps;
+  const Kernels& k = train_kernels();
+  for (size_t i = 0; i < params.size(); i++)
+    k.train_adam_f32(params[i].size(), params[i].data, m_[i].data(), v_[i].data(), grads[i].data,
+                     s);
 }
 
 }  // namespace bl::train

@@ -14,14 +14,17 @@ bool check_params(const TrainParams& p, std::string* error);
 
 // ||g|| = sqrt(sum over every tensor of g^2) (accumulated in double).
 double grad_norm(const std::vector<TensorRef>& grads);
-// g *= min(1, max_norm / (||g|| + 1e-6)), given ||g||; max_norm 0 leaves g alone.
-void clip_grads(const std::vector<TensorRef>& grads, double norm, float max_norm);
+// clip_grad_norm_'s coefficient min(1, max_norm / (||g|| + 1e-6)), given ||g||, as f32; 1 for
+// max_norm 0 (no clipping). Adam::update applies it as it reads g, so g itself stays as computed.
+float clip_coef(double norm, float max_norm);
 
 class Adam {
  public:
   Adam(const TrainParams& p, const std::vector<TensorRef>& params);
-  // One update of params (same tensors, same order as at construction) from grads.
-  void update(const std::vector<TensorRef>& params, const std::vector<TensorRef>& grads);
+  // One update of params (same tensors, same order as at construction) from gscale * grads
+  // (gscale: clip_coef), through the kernel table's train_adam_f32.
+  void update(const std::vector<TensorRef>& params, const std::vector<TensorRef>& grads,
+              float gscale = 1.0f);
   long steps() const { return t_; }
 
  private:

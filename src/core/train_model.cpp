@@ -166,7 +166,7 @@ class Sentence {
     }
     s0_.resize(D);
     matvec(w_.init_W, wt_.init_W, &h_[H], w_.init_b.data(), s0_.data());
-    for (T& v : s0_) v = std::tanh(v);
+    tanh_inplace(D, s0_.data());
   }
 
   // Decoder step i, up to uin = [s_i; c_i; E y_{i-1}].
@@ -185,10 +185,13 @@ class Sentence {
       std::vector<T> e(n_);
       if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
         st->tq.resize(n_ * A);  // kept for the backward pass: tanh is a large share of a step
+        T* tq = st->tq.data();
+        for (size_t j = 0; j < n_; j++)
+          for (size_t a = 0; a < A; a++) tq[j * A + a] = st->q[a] + keys_[j * A + a];
+        tanh_inplace(n_ * A, tq);
         for (size_t j = 0; j < n_; j++) {
           T acc = 0;
-          for (size_t a = 0; a < A; a++)
-            acc += T(w_.att_v[a]) * (st->tq[j * A + a] = std::tanh(st->q[a] + keys_[j * A + a]));
+          for (size_t a = 0; a < A; a++) acc += T(w_.att_v[a]) * tq[j * A + a];
           e[j] = acc;
         }
       } else {  // e_ij = (q . k_j) / sqrt(A)
@@ -202,11 +205,12 @@ class Sentence {
       const T emax = *std::max_element(e.begin(), e.end());  // alpha_i = softmax(e_i)
       T sum = 0;
       st->alpha.resize(n_);
-      for (size_t j = 0; j < n_; j++) sum += st->alpha[j] = std::exp(e[j] - emax);
+      for (size_t j = 0; j < n_; j++) st->alpha[j] = e[j] - emax;
+      exp_inplace(n_, st->alpha.data());
+      for (size_t j = 0; j < n_; j++) sum += st->alpha[j];
       for (T& a : st->alpha) a /= sum;
-      st->c.assign(2 * H, T(0));  // c_i = sum_j alpha_ij h_j
-      for (size_t j = 0; j < n_; j++)
-        for (size_t k = 0; k < 2 * H; k++) st->c[k] += st->alpha[j] * h_[j * 2 * H + k];
+      st->c.assign(2 * H, T(0));  // c_i = sum_j alpha_ij h_j, j ascending
+      gemm_add(1, 2 * H, n_, st->alpha.data(), 0, 1, h_.data(), 2 * H, st->c.data(), 2 * H);
     } else {  // c_i = c
       st->c = fixed_;
     }
@@ -262,24 +266,25 @@ class Sentence {
     T dot = 0;
     for (size_t j = 0; j < n_; j++) {
       T da = 0;
-      for (size_t k = 0; k < 2 * H; k++) {
-        da += dc[k] * h_[j * 2 * H + k];
-        dh_[j * 2 * H + k] += st.alpha[j] * dc[k];
-      }
+      for (size_t k = 0; k < 2 * H; k++) da += dc[k] * h_[j * 2 * H + k];
       de[j] = da;
       dot += st.alpha[j] * da;
     }
+    gemm_add(n_, 2 * H, 1, st.alpha.data(), 1, 1, dc, 2 * H, dh_.data(), 2 * H);  // alpha dc^T
     for (size_t j = 0; j < n_; j++) de[j] = st.alpha[j] * (de[j] - dot);  // softmax
     std::vector<T> dq(A, T(0));
     if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
+      // dv += de^T tanh(.); dpre = de_j v (1 - tanh^2); dk_j += dpre_j; dq += sum_j dpre_j.
+      // Sums in j order, as products (T is float here: the backward pass is never double).
+      const T* tq = st.tq.data();
+      dpre_.resize(n_ * A);
+      gemm_add(1, A, n_, de.data(), 0, 1, tq, A, g->w->att_v.data(), A);
       for (size_t j = 0; j < n_; j++)
-        for (size_t a = 0; a < A; a++) {
-          const T tq = st.tq[j * A + a];
-          g->w->att_v[a] += float(de[j] * tq);
-          const T dpre = de[j] * T(w_.att_v[a]) * (T(1) - tq * tq);
-          dkeys_[j * A + a] += dpre;
-          dq[a] += dpre;
-        }
+        for (size_t a = 0; a < A; a++)
+          dpre_[j * A + a] = de[j] * T(w_.att_v[a]) * (T(1) - tq[j * A + a] * tq[j * A + a]);
+      for (size_t k = 0; k < n_ * A; k++) dkeys_[k] += dpre_[k];
+      const T one = 1;
+      gemm_add(1, A, n_, &one, 0, 0, dpre_.data(), A, dq.data(), A);
     } else {  // e_ij = (q . k_j) / sqrt(A)
       const T root = T(std::sqrt(double(A)));
       for (size_t j = 0; j < n_; j++)
@@ -344,7 +349,7 @@ class Sentence {
   std::vector<GruTape<T>> fwd_, bwd_;
   std::vector<StepTape<T>> steps_;
   const DropoutMasks* mask_ = nullptr;
-  std::vector<T> dh_, dkeys_, dfixed_;
+  std::vector<T> dh_, dkeys_, dfixed_, dpre_;
 };
 
 bool fail(std::string* error, std::string message) {
@@ -433,7 +438,9 @@ void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
       const int y = rows[r0 + r].st->y;
       const T lmax = *std::max_element(p, p + Vt);
       T sum = 0;
-      for (size_t v = 0; v < Vt; v++) sum += ex[v] = std::exp(p[v] - lmax);
+      for (size_t v = 0; v < Vt; v++) ex[v] = p[v] - lmax;
+      exp_inplace(Vt, ex.data());
+      for (size_t v = 0; v < Vt; v++) sum += ex[v];
       const T lse = lmax + std::log(sum);
       double nll = double(lse - p[y]);
       if (e > 0) {  // (1 - eps) (lse - z_y) + eps (lse - mean_c z_c)

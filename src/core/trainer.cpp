@@ -121,21 +121,8 @@ bool Trainer::step(const std::vector<TrainPair>& batch, float* loss, std::string
              ") is not finite; the weights are unchanged (lower the learning rate)";
     return false;
   }
-  std::vector<float> clipped;  // gradients() reports them before clipping
-  std::vector<TensorRef> g = m.g;
-  if (m.params.clip > 0 && m.params.clip / (norm + 1e-6) < 1) {
-    size_t total = 0;
-    for (const TensorRef& t : g) total += t.size();
-    clipped.resize(total);
-    size_t at = 0;
-    for (TensorRef& t : g) {
-      std::copy(t.data, t.data + t.size(), clipped.data() + at);
-      t.data = clipped.data() + at;
-      at += t.size();
-    }
-    train::clip_grads(g, norm, m.params.clip);
-  }
-  m.adam->update(m.w, g);
+  // Clipping scales the gradient as Adam reads it: gradients() still reports it unclipped.
+  m.adam->update(m.w, m.g, train::clip_coef(norm, m.params.clip));
   return true;
 }
 

@@ -15,6 +15,16 @@
 
 namespace bl {
 
+// One Adam step's constants (train_adam_f32), made by core/adam.cpp from TrainParams and t.
+struct AdamStep {
+  float gscale;        // the gradient's clipping coefficient, min(1, clip / (||g|| + 1e-6))
+  float b1, a1;        // beta1 and 1 - beta1
+  float b2, a2;        // beta2 and 1 - beta2
+  float step;          // lr / (1 - beta1^t)
+  float bc2_root;      // sqrt(1 - beta2^t)
+  float eps;
+};
+
 struct Kernels {
   const char* name;  // "scalar", "wasm-simd" or "wasm-relaxed"
 
@@ -94,6 +104,20 @@ struct Kernels {
   // same losses. C apart from A and B; ldc >= N, ldb >= N when K > 1.
   void (*train_gemm_f32)(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                          size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
+  // Training's elementwise math (train-math-*.cpp): y = exp(x), tanh(x), sigmoid(x); y may
+  // equal x. The polynomials of math-wasmsimd.h (Cephes'), within 1e-6 relative of libm on
+  // [-30, 30], as sigmoid and tanh above; but here the scalar twin computes each element with
+  // the SIMD lane's own operations, so every table gives the same bits (not NaN payloads), and
+  // the two wasm variants train alike. exp is 0 below -87.34 and clamped above 88.38.
+  void (*train_exp_f32)(size_t n, const float* x, float* y);
+  void (*train_tanh_f32)(size_t n, const float* x, float* y);
+  void (*train_sigmoid_f32)(size_t n, const float* x, float* y);
+  // Adam's update (train-adam-*.cpp; core/adam.cpp), elementwise for i < n, g_i = gscale g[i]:
+  //   m = b1 m + a1 g_i;  v = b2 v + (a2 g_i) g_i;  w -= step (m / (sqrt(v) / bc2_root + eps))
+  // each operation rounded to f32 in that order (sqrt and / are correctly rounded), so every
+  // table gives the same bits. gscale is the clipping coefficient (1: none).
+  void (*train_adam_f32)(size_t n, float* w, float* m, float* v, const float* g,
+                         const AdamStep& s);
 };
 
 // Every kernel of the table, by name: its field above and the stem of the functions behind it
@@ -115,7 +139,11 @@ struct Kernels {
   X(layer_norm, bl_f32_layer_norm)         \
   X(relu, bl_f32_relu)                     \
   X(top_k, bl_f32_top_k)                   \
-  X(train_gemm_f32, bl_f32_train_gemm)
+  X(train_gemm_f32, bl_f32_train_gemm)    \
+  X(train_exp_f32, bl_f32_train_exp)       \
+  X(train_tanh_f32, bl_f32_train_tanh)     \
+  X(train_sigmoid_f32, bl_f32_train_sigmoid) \
+  X(train_adam_f32, bl_f32_train_adam)
 
 const Kernels& scalar_kernels();
 // The wasm SIMD table; when the library was built without BL_HAVE_SIMD it is the scalar one.

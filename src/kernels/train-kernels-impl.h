@@ -1,7 +1,10 @@
 // The free functions behind the training kernels of the bl::Kernels table (kernels.h,
-// train_gemm_f32), named as kernels-impl.h names the inference ones: bl_<type>_<op>__<isa>.
+// train_gemm_f32 and the rest of its training fields), named as kernels-impl.h names the inference
+// ones: bl_<type>_<op>__<isa>.
 #pragma once
 #include <cstddef>
+
+#include "kernels/kernels.h"  // AdamStep
 
 // train-gemm-*.cpp
 void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
@@ -9,4 +12,22 @@ void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, siz
 #if defined(BL_HAVE_SIMD)
 void bl_f32_train_gemm__wasmsimd(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                  size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
+#endif
+
+// train-math-*.cpp
+void bl_f32_train_exp__scalar(size_t n, const float* x, float* y);
+void bl_f32_train_tanh__scalar(size_t n, const float* x, float* y);
+void bl_f32_train_sigmoid__scalar(size_t n, const float* x, float* y);
+#if defined(BL_HAVE_SIMD)
+void bl_f32_train_exp__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_train_tanh__wasmsimd(size_t n, const float* x, float* y);
+void bl_f32_train_sigmoid__wasmsimd(size_t n, const float* x, float* y);
+#endif
+
+// train-adam-*.cpp
+void bl_f32_train_adam__scalar(size_t n, float* w, float* m, float* v, const float* g,
+                               const bl::AdamStep& s);
+#if defined(BL_HAVE_SIMD)
+void bl_f32_train_adam__wasmsimd(size_t n, float* w, float* m, float* v, const float* g,
+                                 const bl::AdamStep& s);
 #endif

@@ -105,13 +105,16 @@ TEST(Kernels, Registry) {
     ASSERT_NE(k->name, nullptr);
     EXPECT_TRUE(k->gemv_f32 && k->gemv_i8 && k->additive_score && k->dot_score && k->weighted_sum &&
                 k->softmax && k->log_softmax && k->sigmoid && k->tanh && k->gemm_f32 &&
-                k->gemm_i8 && k->layer_norm && k->relu && k->top_k && k->train_gemm_f32);
+                k->gemm_i8 && k->layer_norm && k->relu && k->top_k && k->train_gemm_f32 &&
+                k->train_exp_f32 && k->train_tanh_f32 && k->train_sigmoid_f32 && k->train_adam_f32);
   }
   EXPECT_STREQ(bl::scalar_kernels().name, "scalar");
   if (bl::have_simd_kernels()) {
     EXPECT_STREQ(bl::simd_kernels().name, "wasm-simd");
     EXPECT_NE(bl::simd_kernels().gemv_f32, bl::scalar_kernels().gemv_f32);
     EXPECT_NE(bl::simd_kernels().train_gemm_f32, bl::scalar_kernels().train_gemm_f32);
+    EXPECT_NE(bl::simd_kernels().train_tanh_f32, bl::scalar_kernels().train_tanh_f32);
+    EXPECT_NE(bl::simd_kernels().train_adam_f32, bl::scalar_kernels().train_adam_f32);
   } else {
     EXPECT_EQ(&bl::simd_kernels(), &bl::scalar_kernels());
   }
