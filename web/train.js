@@ -16,13 +16,10 @@ import { Scrubber } from './train/scrubber.js';
 import { TRAIN_STRINGS } from './train/strings.js';
 import { TryIt } from './train/try-it.js';
 import { WarmRun } from './train/warm-run.js';
+import { WATCH, fromAlignment, fromTranslation, pairViews, watchOptions } from './train/watch.js';
 import { WatchedMatrix } from './train/watched-matrix.js';
 
-// The sentences whose matrices the run records. The first is the site's own example, whose
-// adjective French puts after the noun (black cat -> chat noir): the flip to watch for. The
-// others flip too, but for the last, which French writes in the English order. All their words
-// are in the training data's vocabularies (web/data/train-en-fr.README.md).
-export const WATCH = ['The black cat is sleeping.', 'I have a red car.', 'He has a white dog.', 'Tom is here.'];
+export { WATCH };
 const REPORT_MS = 500; // the stats line and the loss curve
 const MEASURE_MS = 3000; // the matrices, the held-out loss and the alignment accuracy
 
@@ -44,7 +41,7 @@ const off = []; // the run's unsubscribers
 const controls = new TrainControls($('controls'), {
   strings: T,
   choices: params,
-  sentences: WATCH,
+  sentences: WATCH.map((w) => w.source),
   on: {
     train: () => train(),
     pause: () => run?.pause(),
@@ -87,7 +84,7 @@ function runOptions(choice) {
     gold: choice.scoring !== 'none',
     preset: choice.preset,
     scoring: choice.scoring,
-    watch: WATCH.map((source) => ({ source })),
+    watch: watchOptions(),
     reportMs: REPORT_MS,
     measureMs: MEASURE_MS,
     simd: params.simd,
@@ -130,14 +127,18 @@ function train() {
 
 // The watched sentences through the first weights at once, rather than after the first
 // MEASURE_MS of training: a measurement also scores the held-out pairs and the gold alignment,
-// which takes the worker several seconds, while these few translations take a fraction of one.
-// A record like a measurement's, without its numbers; the scrubber keeps it first.
+// which takes the worker several seconds, while these few decodings take a fraction of one.
+// Both views, as a measurement has them (train/watch.js); a record like a measurement's,
+// without its numbers; the scrubber keeps it first.
 async function firstMatrices(mine) {
   try {
-    const results = await Promise.all(WATCH.map((source) => mine.translate(source)));
+    const results = await Promise.all(WATCH.map(({ source, reference }) =>
+      Promise.all([mine.align(source, reference), mine.translate(source)])));
     if (run !== mine || scrubber.records.length > 0) return; // reset, or a measurement came first
-    const watchedNow = results.map((r, i) => ({ source: WATCH[i], target: null, sourceTokens: r.sourceTokens,
-      targetTokens: r.targetTokens, attention: r.attention, text: r.text }));
+    const watchedNow = results.map(([a, t], i) => {
+      const { source, reference } = WATCH[i];
+      return { source, reference: fromAlignment(source, reference, a), own: fromTranslation(source, t) };
+    });
     onMatrices({ steps: progress?.steps ?? 0, seconds: progress?.seconds ?? 0, watched: watchedNow });
   } catch {
     // the run was reset or failed meanwhile: its 'state' says so
@@ -153,7 +154,7 @@ function onMatrices(record) {
 
 function onMeasure(m) {
   curves.addMeasure(m);
-  onMatrices(m);
+  onMatrices({ ...m, watched: pairViews(m.watched) });
 }
 
 // Ends the run (its worker is stopped at once) and clears what it drew: back to 0 steps.

@@ -14,7 +14,10 @@
 //     the gold alignment accuracy (goal >= 75%) and the off-diagonal accuracy (goal >= 45%)
 //     of the latest measurement, exactly as the page holds them (its curves table's
 //     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (The
-//     black cat is sleeping.) is visible in its latest matrix (web/train/flip.js).
+//     black cat is sleeping.) is visible in its latest matrix (web/train/flip.js), in the
+//     page's default view (the model reading the reference, as in training), with what its own
+//     translation writes and whether that view flips too (the page's other view, switched to
+//     and back as a reader would).
 // -> [{what, goal, measured}], measured as text; the machine's load is its own row, as every
 // timing here is taken on a shared machine.
 import os from 'node:os';
@@ -46,19 +49,27 @@ function pressTrain() {
   });
 }
 
-// In the page: the latest measurement and the default sentence's flip, as drawn.
+// In the page: the latest measurement and the default sentence's flip, as drawn, in each view.
 function latest() {
   const row = [...document.querySelectorAll('[data-role="curves-table"] tbody tr')].at(-1);
   const watched = document.querySelector('[data-role="watched"]');
   const num = (v) => (v === undefined || v === 'null' ? null : Number(v));
+  const inView = (view) => {
+    document.querySelector(`[data-role="view"][value="${view}"]`).click(); // redraws at once
+    if (watched.dataset.view !== view) throw new Error(`the watched matrix did not switch to ${view}`);
+    return { flip: watched.dataset.flip === 'true', flipText: document.querySelector('[data-role="flip"]').textContent };
+  };
+  const own = inView('own');
+  const reference = inView('reference'); // the page's default, left as it was
   return {
     steps: num(row?.dataset.steps),
     accuracy: num(row?.dataset.accuracy),
     offDiagonal: num(row?.dataset.offDiagonal),
     heldout: num(row?.dataset.heldout),
-    flip: watched.dataset.flip === 'true',
-    flipText: document.querySelector('[data-role="flip"]').textContent,
-    writes: watched.querySelector('[data-role="watched-caption"]').textContent,
+    flip: reference.flip,
+    flipText: reference.flipText,
+    ownFlip: own.flip,
+    ownText: watched.querySelector('[data-role="own-text"]').textContent,
     stepsPerSecond: Number(document.querySelector('[data-role="stats"]').dataset.stepsPerSecond),
     longTasks: window.__longTasks.filter((t) => t.start >= window.__trainAt),
   };
@@ -123,7 +134,8 @@ export async function trainPageRows(options = {}) {
         measured: r.longTasks.length ? `${longest.toFixed(0)} ms (${r.longTasks.length} over 50 ms, ${over} over 100 ms)` : 'none over 50 ms' },
       { what: `gold alignment accuracy after ${minutes} min (${preset}, ${scoring}; ${r.steps} steps)`, goal: '>= 75%', measured: pct(r.accuracy) },
       { what: `off-diagonal accuracy after ${minutes} min`, goal: '>= 45%', measured: pct(r.offDiagonal) },
-      { what: 'flip visible in "The black cat is sleeping."', goal: 'yes', measured: `${r.flip ? 'yes' : 'no'}: ${r.writes.trim()}` },
+      { what: 'flip visible in "The black cat is sleeping."', goal: 'yes',
+        measured: `${r.flip ? 'yes' : 'no'} (reading the reference); own translation: ${r.ownText.trim()} (${r.ownFlip ? 'flips too' : 'no flip'})` },
       { what: 'machine load (1-min average, start / end)', goal: '—', measured: `${load0.toFixed(2)} / ${load1.toFixed(2)} on ${os.cpus().length} cores; ${r.stepsPerSecond.toFixed(1)} steps/s at the end` },
     ];
   } finally {

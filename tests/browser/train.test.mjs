@@ -1,8 +1,11 @@
+// Over 400 lines on purpose: one page's behaviours, which share its server, browser and runs.
 // train.html ("Train it yourself", issue 25): the behaviour of the page, on short runs of the
 // tiny preset (the quality of a 3-minute run of the small one is scripts/bench --only train's,
 // scripts/lib/train-page-bench.mjs). Train shows a matrix within 5 s; the curves grow; pause
 // stops the step counter, resume goes on, reset goes back to 0; the scrubber goes back over the
-// recorded matrices; "Translate with it now" decodes in the translator's matrix and step panel;
+// recorded matrices; the watched matrix shows the model reading the reference by default and
+// its own translation on request, in both views from the first matrix on; "Translate with it
+// now" decodes in the translator's matrix and step panel;
 // "Open in the translator" gives the main page the snapshot, whose translation there equals
 // the Node CLI's (scripts/translate --model FILE) for the same file; all of it by keyboard, on
 // a phone (the tiny preset by default), in dark mode and in Chinese, with no axe violation and
@@ -61,6 +64,40 @@ async function waitRecords(page, atLeast, timeout = 60_000) {
 async function pause(page) {
   await page.click($('pause'));
   await page.waitForSelector('[data-role="app"][data-state="paused"]');
+}
+
+// The watched matrix as drawn, once all its rows are (a few a frame, train/watched-matrix.js:
+// the same count three frames running): its view, its rows' words and whether they spell its own
+// translation (each, in order, inside the text), the caption's two French sentences, and its
+// data-flip against train/flip.js run on the drawn cells (the numbers of the view on show).
+function watched(page) {
+  return page.evaluate(async (selector) => {
+    let [last, same] = [-1, 0];
+    while (same < 3) {
+      await new Promise(requestAnimationFrame);
+      const n = document.querySelectorAll(selector).length;
+      [last, same] = [n, n === last ? same + 1 : 0];
+    }
+    const { findFlip } = await import('./train/flip.js');
+    const root = document.querySelector('[data-role="watched"]');
+    const rows = [...root.querySelectorAll(selector)];
+    const words = rows.map((r) => r.querySelector('.bl-rowhead').textContent);
+    const attention = rows.map((r) => [...r.querySelectorAll('[data-weight]')].map((c) => Number(c.dataset.weight)));
+    const sourceTokens = [...Array((attention[0]?.length ?? 1) - 1).fill('w'), '</s>'];
+    const text = (role) => root.querySelector(`[data-role="${role}"]`)?.textContent ?? null;
+    const own = (text('own-text') ?? '').toLowerCase();
+    let at = 0;
+    const spellsOwn = words.length > 0 && words.every((w) => {
+      at = own.indexOf(w.toLowerCase(), at);
+      return at >= 0 && (at += w.length) > 0;
+    });
+    return {
+      view: root.dataset.view, steps: Number(root.dataset.steps), flip: root.dataset.flip, words, spellsOwn,
+      flipOfCells: String(Boolean(rows.length && findFlip({ sourceTokens, targetTokens: words, attention }))),
+      checked: root.querySelector('[data-role="view"]:checked')?.value,
+      caption: text('watched-caption'), reference: text('reference-text'), own: text('own-text'),
+    };
+  }, WATCHED_ROW);
 }
 
 function noSideways(page, width) {
@@ -146,6 +183,55 @@ describe('train.html', { timeout: 900_000 }, () => {
     // Another watched sentence: the same record, its own matrix.
     await page.selectOption($('watch'), '1');
     assert.equal(await page.getAttribute($('watched'), 'data-source'), 'I have a red car.');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('the watched matrix: reading the reference by default, its own translation on request (keyboard too); the caption names the view; the scrubber keeps it', T, async () => {
+    const page = await open();
+    await pressTrain(page);
+    let w = await watched(page);
+    assert.equal(w.view, 'reference', 'the first matrix reads the reference');
+    assert.equal(w.checked, 'reference');
+    assert.deepEqual(w.words, ['le', 'chat', 'noir', 'dort', '.'], 'its rows are the reference\'s tokens');
+    assert.equal(w.reference, 'Le chat noir dort.');
+    assert.match(w.caption, /^Step [\d,]+: attention while it reads the reference “Le chat noir dort\.” word by word, as in training\. Its own translation now: “.+”$/);
+    assert.ok(w.own && w.own !== '—', `its own translation is written out too: ${w.own}`);
+    assert.equal(w.flip, w.flipOfCells, 'data-flip is the drawn rows\' flip');
+    const firstSteps = w.steps;
+    await waitRecords(page, 2);
+    await pause(page);
+    // Its own translation, by pointer: the rows are its own words.
+    await page.check('[data-role="view"][value="own"]');
+    w = await watched(page);
+    assert.equal(w.view, 'own');
+    assert.match(w.caption, /^Step [\d,]+: attention while it writes its own translation: “.+” The reference: “Le chat noir dort\.”$/);
+    assert.ok(w.spellsOwn, `the rows ${JSON.stringify(w.words)} are its translation ${w.own}`);
+    assert.equal(w.flip, w.flipOfCells, 'data-flip is computed on the view on show');
+    const own = w;
+    // The scrubber keeps the view: the first record (the matrices drawn at Train) has it too.
+    await page.focus($('scrubber'));
+    await page.keyboard.press('Home');
+    w = await watched(page);
+    assert.equal(w.view, 'own');
+    assert.equal(w.steps, firstSteps);
+    assert.ok(w.spellsOwn, 'the first matrices came in both views');
+    await page.keyboard.press('End');
+    w = await watched(page);
+    assert.deepEqual([w.view, w.steps, w.words], [own.view, own.steps, own.words]);
+    // Back by keyboard: the radios are one tab stop, moved by the arrow keys.
+    await page.focus('[data-role="view"]:checked');
+    await page.keyboard.press('ArrowLeft');
+    w = await watched(page);
+    assert.deepEqual([w.view, w.checked, w.words], ['reference', 'reference', ['le', 'chat', 'noir', 'dort', '.']]);
+    assert.equal(w.flip, w.flipOfCells);
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await watched(page)).view, 'own');
+    await page.keyboard.press('ArrowLeft');
+    // Another sentence keeps the view too.
+    await page.selectOption($('watch'), '1');
+    w = await watched(page);
+    assert.deepEqual([w.view, w.reference, w.words], ['reference', "J'ai une voiture rouge.", ["j'", 'ai', 'une', 'voiture', 'rouge', '.']]);
     assert.deepEqual(page.problems, []);
     await page.close();
   });
@@ -305,6 +391,8 @@ describe('train.html', { timeout: 900_000 }, () => {
     assert.equal(await page.textContent($('pause')), '继续');
     assert.match(await page.textContent($('stats')), /步/);
     assert.match(await page.textContent($('scrubber-value')), /^第 \d+ 个矩阵/);
+    assert.match(await page.textContent('[data-role="watched-caption"]'), /^第 [\d,]+ 步：它像训练时一样逐词读参考译文“Le chat noir dort\.”时的注意力。/);
+    assert.deepEqual(await page.$$eval('[data-role="view"] + span', (s) => s.map((e) => e.textContent)), ['读参考译文时', '它自己的译文']);
     await page.screenshot({ path: artifact('train-zh.png'), fullPage: true });
     await page.click($('lang'));
     assert.equal(await page.textContent($('pause')), 'Resume');

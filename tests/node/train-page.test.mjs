@@ -1,6 +1,7 @@
 // train.html's pure parts: the flip it looks for in a watched matrix (web/train/flip.js, which
-// scripts/bench --only train reports too), its URL parameters (web/train/params.js), and what
-// the service worker keeps of it (scripts/lib/offline-manifest.mjs).
+// scripts/bench --only train reports too), the watched sentences' two views (web/train/watch.js),
+// its URL parameters (web/train/params.js), and what the service worker keeps of it
+// (scripts/lib/offline-manifest.mjs).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -10,6 +11,7 @@ import { offlineManifest } from '../../scripts/lib/offline-manifest.mjs';
 
 import { findFlip, strongest } from '../../web/train/flip.js';
 import { readTrainParams } from '../../web/train/params.js';
+import { WATCH, fromAlignment, fromTranslation, pairViews, watchOptions } from '../../web/train/watch.js';
 
 const SOURCE = ['the', 'black', 'cat', 'is', 'sleeping', '.', '</s>'];
 const one = (j, n = SOURCE.length) => Array.from({ length: n }, (_, k) => (k === j ? 0.9 : 0.1 / (n - 1)));
@@ -26,6 +28,28 @@ test('the flip: two neighbouring French words looking at two English ones in swa
   assert.throws(() => findFlip({ sourceTokens: SOURCE }), /expects \{sourceTokens, targetTokens, attention\}/);
   assert.equal(strongest([0.2, 0.5, 0.5]), 1, 'ties go to the first');
   assert.equal(strongest([]), -1);
+});
+
+test('the watched sentences: each with its reference, watched twice (forced through it, then greedy), paired back into two views', () => {
+  assert.deepEqual(WATCH[0], { source: 'The black cat is sleeping.', reference: 'Le chat noir dort.' });
+  for (const w of WATCH) assert.ok(typeof w.reference === 'string' && w.reference.length > 0, w.source);
+  const options = watchOptions();
+  assert.equal(options.length, 2 * WATCH.length);
+  assert.deepEqual(options.slice(0, 2), [{ source: WATCH[0].source, target: WATCH[0].reference }, { source: WATCH[0].source }]);
+  // As the worker reports them (train-worker.js's measure): the forced entry, then the greedy one.
+  const measured = options.map(({ source, target }) => ({ source, target: target ?? null, text: target ?? `own ${source}` }));
+  const views = pairViews(measured);
+  assert.equal(views.length, WATCH.length);
+  assert.deepEqual(views[1], { source: WATCH[1].source, reference: measured[2], own: measured[3] });
+  // run.align()'s and run.translate()'s results as the same entries: the '</s>' row out.
+  const alignment = { sourceTokens: SOURCE, targetTokens: ['le', 'chat', 'noir', 'dort', '.', '</s>'],
+    steps: [0, 2, 1, 4, 5, 6].map((j) => ({ alpha: one(j) })) };
+  const forced = fromAlignment(WATCH[0].source, WATCH[0].reference, alignment);
+  assert.deepEqual(forced, { source: WATCH[0].source, target: 'Le chat noir dort.', sourceTokens: SOURCE,
+    targetTokens: ['le', 'chat', 'noir', 'dort', '.'], attention: [0, 2, 1, 4, 5].map((j) => one(j)), text: 'Le chat noir dort.' });
+  assert.deepEqual(findFlip(forced)?.words, ['chat', 'noir']);
+  const t = { sourceTokens: SOURCE, targetTokens: ['le', 'sac'], attention: [one(0), one(1)], text: 'Le sac' };
+  assert.deepEqual(fromTranslation('x', t), { source: 'x', target: null, ...t });
 });
 
 test('the URL parameters: defaults, a phone, and bad values ignored', () => {

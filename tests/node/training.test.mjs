@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 
 import { createTranslator, startTraining } from '../../web/lib/bahdanau.js';
+import { WATCH, pairViews, watchOptions } from '../../web/train/watch.js';
 import { ROOT, ensureEngines } from './helpers.mjs';
 
 ensureEngines();
@@ -101,6 +102,25 @@ test('a run trains in its worker, reports, pauses, resumes, measures and transla
   await assert.rejects(run.snapshot(), /disposed/);
   assert.deepEqual(states.slice(0, 4), ['loading', 'training', 'paused', 'training']);
   assert.equal(states.at(-1), 'stopped');
+});
+
+test('align(): forced decoding through a given French on the current weights, the rows a measure reports', async () => {
+  const [source, target] = ['The cat is black.', 'Le chat est noir.'];
+  const run = start({ ...BASE, measureMs: 0, watch: [{ source, target }] });
+  await run.ready;
+  await next(run, 'progress', (e) => e.steps >= 5);
+  await run.pause(); // one set of weights for both
+  const [a, m] = await Promise.all([run.align(source, target), run.measureNow()]);
+  assert.deepEqual(a.sourceTokens, ['the', 'cat', 'is', 'black', '.', '</s>']);
+  assert.deepEqual(a.targetTokens, ['le', 'chat', 'est', 'noir', '.', '</s>']);
+  assert.equal(a.unknown, 0);
+  assert.ok(Number.isFinite(a.logProb) && a.logProb < 0);
+  assert.deepEqual(a.steps.map((s) => s.word), a.targetTokens, 'each row is the given word, not a chosen one');
+  assert.deepEqual(a.steps.slice(0, -1).map((s) => s.alpha), m.watched[0].attention, 'the same rows as the measure\'s forced entry');
+  await assert.rejects(run.align(source, 3), /align\(\): target must be a string/);
+  await assert.rejects(run.align(null, target), /align\(\): source must be a string/);
+  run.dispose();
+  await assert.rejects(run.align(source, target), /align\(\): the run was disposed/);
 });
 
 test('reset starts again at step 0: the same seed gives the same losses; new options apply', async () => {
@@ -205,8 +225,8 @@ test('a worker that crashes ends the run with state error, and nothing waits for
   }
 });
 
-test('the bundled data and gold load together: the gold tokens are the model\'s own', async () => {
-  const run = start({ preset: 'tiny', gold: true, measureMs: 0 });
+test('the bundled data and gold load together: the gold tokens are the model\'s own; the page\'s references are in its vocabulary', async () => {
+  const run = start({ preset: 'tiny', gold: true, measureMs: 0, watch: watchOptions() });
   await run.pause(); // while it loads: it starts paused, at step 0
   await run.ready;
   assert.equal(run.state, 'paused');
@@ -216,6 +236,19 @@ test('the bundled data and gold load together: the gold tokens are the model\'s 
   const sureRows = gold.pairs.reduce((n, p) => n + new Set(p.sure.map(([, f]) => f)).size, 0);
   assert.equal(m.alignment.tokens, sureRows);
   assert.equal(m.alignment.sentences, gold.pairs.length);
+  // The page's references (web/train/watch.js) are inside this bundle's French vocabulary:
+  // a row of <unk> would show the model reading a word it cannot know.
+  for (const { source, reference } of WATCH) {
+    const a = await run.align(source, reference);
+    const unknown = a.targetTokens.filter((_, i) => a.targetIds[i] === 1);
+    assert.deepEqual(unknown, [], `${reference}: words outside the vocabulary`);
+    assert.equal(a.unknown, 0, reference);
+  }
+  // The page watches each sentence twice, through its reference, then greedy: both views.
+  const views = pairViews(m.watched);
+  assert.deepEqual(views.map((v) => [v.source, v.reference.target, v.reference.text, v.own.target]),
+    WATCH.map((w) => [w.source, w.reference, w.reference, null]));
+  for (const v of views) assert.equal(v.reference.attention.length, v.reference.targetTokens.length);
   run.dispose();
 });
 

@@ -522,6 +522,8 @@ export interface TrainingRun {
   snapshot(): Promise<Uint8Array>;
   /** Greedy translation with the current weights. */
   translate(text: string): Promise<Translation>;
+  /** Forced decoding through target with the current weights (fed word by word, as in training): align()'s result. */
+  align(source: string, target: string): Promise<Alignment>;
   measureNow(): Promise<TrainingMeasure>;
   /** Ends the worker; later calls reject. */
   dispose(): void;

@@ -7,7 +7,8 @@
 // pause, reset or snapshot waits for one chunk at most. Messages (training.js is the other side):
 //   in:  {type: 'start', options}   options as training.js resolved them (presets applied,
 //                                   URLs absolute, no functions)
-//        {type: 'pause' | 'resume' | 'snapshot' | 'translate' | 'measure', id, text?}
+//        {type: 'pause' | 'resume' | 'snapshot' | 'translate' | 'align' | 'measure', id, text?,
+//         source?, target?}
 //   out: {type: 'state', state, reason?}, {type: 'progress', ...}, {type: 'measure', ...},
 //        {type: 'reply', id, result} | {type: 'reply', id, error}
 // A reset is a new worker (training.js), so nothing of an old run can leak into the next.
@@ -31,6 +32,7 @@ function onMessage(m) {
   else if (m.type === 'resume') reply(m.id, () => resume());
   else if (m.type === 'snapshot') reply(m.id, () => trainerOf().snapshot());
   else if (m.type === 'translate') reply(m.id, async () => (await view()).translate(m.text));
+  else if (m.type === 'align') reply(m.id, async () => (await view()).align(m.source, m.target));
   else if (m.type === 'measure') reply(m.id, () => measure());
   else reply(m.id, () => { throw new Error(`unknown message ${m.type}`); });
 }

@@ -11,6 +11,7 @@
 //   await run.pause(); await run.resume(); await run.reset({ scoring: 'none' });
 //   const file = await run.snapshot();  // an f32 model file: createTranslator({ model: file })
 //   (await run.translate('I am cold.')).text;
+//   (await run.align('I am cold.', "J'ai froid.")).steps;  // forced decoding, as in training
 //   run.dispose();
 //
 // Beyond the contract the page was written against (nothing in it changed): run.ready; the
@@ -45,7 +46,9 @@
 //   loads starts it paused. run.reset(newOptions?) -> Promise<void>: a fresh model (a new
 //   worker), with newOptions or the same ones, resolved once it trains (or stays paused, if
 //   the run was paused); rejects with the reason if it cannot load. run.snapshot() ->
-//   Promise<Uint8Array>, run.translate(text) -> Promise<Translation>, run.measureNow() ->
+//   Promise<Uint8Array>, run.translate(text) -> Promise<Translation>, run.align(source,
+//   target) -> Promise<Alignment> (forced decoding through target: the attention the model
+//   gives a given translation, word by word, as training feeds it), run.measureNow() ->
 //   Promise<measure>, all on the current weights. run.ready: a Promise that resolves once the
 //   first run has loaded and rejects with its error. run.state; run.dispose() ends the worker
 //   (state 'stopped', reason 'disposed'); in Node a live run keeps the process running until then.
@@ -241,6 +244,13 @@ class TrainingRun {
   translate(text) {
     if (typeof text !== 'string') return Promise.reject(new TypeError(`translate(): text must be a string, got ${describe(text)}`));
     return this.#ask('translate', { text });
+  }
+
+  align(source, target) {
+    for (const [name, v] of [['source', source], ['target', target]]) {
+      if (typeof v !== 'string') return Promise.reject(new TypeError(`align(): ${name} must be a string, got ${describe(v)}`));
+    }
+    return this.#ask('align', { source, target });
   }
 
   measureNow() {

@@ -64,9 +64,16 @@ const en = {
   accSummary: (a) => `Alignment accuracy ${pct(a?.accuracy)} over all links, ${pct(a?.offDiagonal)} off the diagonal.`,
   watchedTitle: 'The watched sentence',
   watchedIntro:
-    'Its attention matrix, as the model being trained translates it now, redrawn every few seconds. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (chat noir for black cat) the bright cells swap too.',
+    'Its attention matrix, redrawn every few seconds. By default the model reads a correct French translation word by word, as in training, and each row shows where it looks for that word; or see its own translation, whose words stay wrong long after its attention has learned to align. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (chat noir for black cat) the bright cells swap too.',
   watchedEmpty: 'The matrix appears here a moment after you press Train.',
-  watchedCaption: (steps) => `After ${int(steps)} steps it writes: `,
+  viewLegend: 'Show the attention',
+  viewReference: 'reading the reference',
+  viewOwn: 'its own translation',
+  // The captions' words around two French sentences (drawn in spans marked lang="fr"): the
+  // reference, then the model's own translation, or the other way round. No full stop after a
+  // closing quote: the quoted sentences end with their own.
+  watchedCaptionReference: (steps) => [`Step ${int(steps)}: attention while it reads the reference “`, '” word by word, as in training. Its own translation now: “', '”'],
+  watchedCaptionOwn: (steps) => [`Step ${int(steps)}: attention while it writes its own translation: “`, '” The reference: “', '”'],
   // The flip's sentence around the two French words (drawn in spans marked lang="fr").
   flipYes: ['The flip is there: “', '” looks at the second of the two English words, “', '” at the first.'],
   flipNo: 'The flip is not there yet.',
@@ -139,9 +146,13 @@ const zh = {
   accSummary: (a) => `对齐准确率：全部对齐 ${pct(a?.accuracy)}，非对角线 ${pct(a?.offDiagonal)}。`,
   watchedTitle: '观察的句子',
   watchedIntro:
-    '正在训练的模型此刻翻译它时的注意力矩阵，每隔几秒重画一次。起初每个法语词到处都看；随后各行变得清晰，而在法语调换两个词顺序的地方（形容词放到名词之后），亮格也随之调换。',
+    '它的注意力矩阵，每隔几秒重画一次。默认情况下，模型像训练时一样逐词读一句正确的法语译文，每一行显示它为那个词看向哪里；也可以看它自己的译文：在注意力学会对齐之后很久，它选出的词仍然是错的。起初每个法语词到处都看；随后各行变得清晰，而在法语调换两个词顺序的地方（形容词放到名词之后），亮格也随之调换。',
   watchedEmpty: '按下“训练”片刻之后，矩阵会出现在这里。',
-  watchedCaption: (steps) => `${int(steps)} 步之后，它的译文是：`,
+  viewLegend: '显示注意力',
+  viewReference: '读参考译文时',
+  viewOwn: '它自己的译文',
+  watchedCaptionReference: (steps) => [`第 ${int(steps)} 步：它像训练时一样逐词读参考译文“`, '”时的注意力。它此刻自己的译文：“', '”。'],
+  watchedCaptionOwn: (steps) => [`第 ${int(steps)} 步：它写出自己的译文“`, '”时的注意力。参考译文：“', '”。'],
   flipYes: ['调换出现了：“', '”看向两个英语词中的第二个，“', '”看向第一个。'],
   flipNo: '调换还没有出现。',
   scrubberLabel: '回看已记录的矩阵',

@@ -1,15 +1,21 @@
-// The watched sentence's attention matrix, as the model being trained translates it at one
-// measurement: drawn by the translator's own matrix (ui/matrix.js), with the output it wrote
-// and whether the flip (train/flip.js) is there yet. Which measurement is shown is the
-// scrubber's choice (train/scrubber.js); which sentence, the page's select.
+// The watched sentence's attention matrix at one measurement, in one of its two views
+// (train/watch.js): the model reading the reference word by word (the default), or writing its
+// own translation. Drawn by the translator's own matrix (ui/matrix.js), with a caption that
+// names the view and always gives the model's own translation as text (the reference view must
+// never hide that it still writes nonsense), and whether the flip (train/flip.js) is there yet
+// in the view on show. Which measurement is shown is the scrubber's choice
+// (train/scrubber.js); which sentence, the page's select; the view stays as picked across both.
 //
 // Automation hooks (stable): data-role="watched" carries data-steps (the measurement's step
-// count), data-flip ("true" | "false") and data-source (the sentence); inside it the matrix's
-// own hooks (data-role="matrix", data-row, data-weight).
+// count), data-flip ("true" | "false", of the view on show), data-source (the sentence) and
+// data-view ("reference" | "own"); inside it the view's radios (train/view-toggle.js),
+// data-role="watched-caption" with data-role="reference-text" and "own-text" (the two French
+// sentences), "flip", and the matrix's own hooks (data-role="matrix", data-row, data-weight).
 
 import { h } from '../ui/dom.js';
 import { AttentionMatrix } from '../ui/matrix.js';
 import { findFlip } from './flip.js';
+import { ViewToggle } from './view-toggle.js';
 
 // Rows added per frame. The matrix is drawn anew at each measurement, and early on the model
 // writes long nonsense (20 and more rows): drawn in one go, that was a 110 ms task on the main
@@ -23,6 +29,7 @@ export class WatchedMatrix {
   #matrix;
   #e = {};
   #shown = null; // {record, index}
+  #toggle;
   #frame = 0; // the pending requestAnimationFrame of a drawing in progress
 
   // root: the element to draw in. strings: ui/strings.js's table with train/strings.js's over it.
@@ -34,26 +41,37 @@ export class WatchedMatrix {
     e.flip = h('p', { class: 'tr-flip', 'data-role': 'flip' });
     e.empty = h('p', { class: 'empty', 'data-role': 'watched-empty' });
     e.matrix = h('div', { class: 'tr-watched-matrix' });
+    e.toggle = h('div', { class: 'tr-view-root' });
     root.dataset.role = 'watched';
-    root.replaceChildren(e.empty, e.matrix, e.caption, e.flip);
+    root.replaceChildren(e.toggle, e.empty, e.matrix, e.caption, e.flip);
     this.#matrix = new AttentionMatrix(e.matrix, { strings });
+    this.#toggle = new ViewToggle(e.toggle, { strings, onChange: () => this.#reshow() });
     this.show(null, 0);
   }
 
   setStrings(S) {
     this.#S = S;
     this.#matrix.setStrings(S);
+    this.#toggle.setStrings(S);
+    this.#reshow();
+  }
+
+  #reshow() {
     this.show(this.#shown?.record ?? null, this.#shown?.index ?? 0);
   }
 
-  // record: a 'measure' report ({steps, watched: [{source, sourceTokens, targetTokens,
-  // attention, text}]}) or null; index: the watched sentence's place in record.watched.
+  // record: a recording ({steps, watched: [{source, reference, own}]}, each view {sourceTokens,
+  // targetTokens, attention, text}: train/watch.js's pairViews) or null; index: the watched
+  // sentence's place in record.watched.
   show(record, index) {
     const S = this.#S;
     const e = this.#e;
+    const view = this.#toggle.view;
     this.#shown = { record, index };
+    this.#root.dataset.view = view;
     cancelAnimationFrame(this.#frame);
-    const w = record?.watched?.[index] ?? null;
+    const pair = record?.watched?.[index] ?? null;
+    const w = pair?.[view] ?? null;
     e.empty.textContent = S.watchedEmpty;
     e.empty.hidden = Boolean(w);
     e.matrix.hidden = !w;
@@ -71,7 +89,7 @@ export class WatchedMatrix {
     const attends = w.attention.some((row) => row.length > 0);
     const rows = attends ? w.attention.map((weights, i) => ({ word: w.targetTokens[i] ?? '', weights })) : [];
     this.#drawRows(rows, ROWS_PER_FRAME);
-    e.caption.replaceChildren(S.watchedCaption(record.steps), h('span', { lang: 'fr', text: w.text || '—' }));
+    e.caption.replaceChildren(...caption(S, view, record.steps, pair));
     const flip = attends ? findFlip(w) : null;
     e.flip.replaceChildren(...(flip
       ? [S.flipYes[0], h('span', { lang: 'fr', text: flip.words[0] }), S.flipYes[1], h('span', { lang: 'fr', text: flip.words[1] }), S.flipYes[2]]
@@ -84,4 +102,13 @@ export class WatchedMatrix {
     this.#matrix.setRows(rows.slice(0, n));
     if (n < rows.length) this.#frame = requestAnimationFrame(() => this.#drawRows(rows, n + ROWS_PER_FRAME));
   }
+}
+
+// The caption's words around the two French sentences, the one on show first.
+function caption(S, view, steps, pair) {
+  const french = (role, text) => h('span', { lang: 'fr', 'data-role': role, text: text || '—' });
+  const reference = french('reference-text', pair.reference.text);
+  const own = french('own-text', pair.own.text);
+  const [a, b, c] = view === 'own' ? S.watchedCaptionOwn(steps) : S.watchedCaptionReference(steps);
+  return view === 'own' ? [a, own, b, reference, c] : [a, reference, b, own, c];
 }
