@@ -62,7 +62,8 @@ test('the tarball holds the engine, the API, the CLI, the widget and its models,
     'web/lib/bahdanau.js', 'web/lib/relaxed.js', 'web/lib/edits.js', 'scripts/lib/attend-args.mjs',
     'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'README.md', 'LICENSE', 'web/engine/worker.js',
     'web/models/en-fr.safetensors', 'web/models/en-fr-dot.safetensors', 'web/models/en-fr-noattn.safetensors',
-    'web/models/README.md', ...widget, ...styles]) {
+    'web/models/README.md', 'web/data/train-en-fr.bin', 'web/data/train-en-fr-gold.json',
+    'web/data/train-en-fr.README.md', ...widget, ...styles]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   assert.deepEqual(files.filter((f) => /^(tests|build|src|shared)\//.test(f) || /f32\.safetensors$/.test(f)), []);
@@ -102,6 +103,29 @@ tr.dispose();`;
   assert.equal(got.named['en-fr-dot'][0], 'scaled_dot');
   assert.equal(got.named['en-fr-noattn'][0], 'none');
   assert.match(got.missing, /^cannot read model en-fr-transformer: it is not in this copy of bahdanau-live \(looked for .*node_modules\/bahdanau-live\/web\/models\/en-fr-transformer\.safetensors\)/);
+});
+
+// startTraining's defaults name the bundled data and gold links beside web/lib: a package
+// without them fails at its first call (it did: web/data was not in "files").
+test('startTraining trains from the packaged data and measures on the packaged gold links', () => {
+  const code = `import { startTraining } from 'bahdanau-live';
+const run = startTraining({ preset: 'tiny', gold: true, maxSteps: 3, measureMs: 0 });
+const stopped = new Promise((resolve) => run.on('state', (e) => {
+  if (e.state === 'stopped' || e.state === 'error') resolve(e);
+}));
+await run.resume();
+const s = await stopped;
+const m = await run.measureNow();
+console.log(JSON.stringify({ state: s.state, reason: s.reason, steps: m.steps, tokens: m.alignment?.tokens }));
+run.dispose();`;
+  writeFileSync(path.join(dir, 'train.mjs'), code);
+  const r = sh(process.execPath, [path.join(dir, 'train.mjs')], dir);
+  assert.equal(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout.trim().split('\n').pop());
+  assert.equal(got.state, 'stopped', got.reason);
+  assert.match(got.reason, /maxSteps \(3\) reached/);
+  assert.equal(got.steps, 3);
+  assert.ok(got.tokens > 100, `measured on ${got.tokens} gold-linked French tokens`);
 });
 
 test('npx bahdanau-live translates with the packaged model; the native engine says it is not packaged', () => {
