@@ -4,10 +4,12 @@
 #include "core/train_model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "core/seq2seq.h"
@@ -487,6 +489,9 @@ void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
 template <class T>
 double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPair>& batch,
                   Weights* grad, const LossOptions& opt) {
+  // The backward pass is written for f32 (its products round as the kernels do); double is
+  // the finite differences' loss alone (train_model.h).
+  assert((std::is_same_v<T, float> || !grad));
   // Pairs go in groups of about kGroupTokens target tokens (a batch of 32 is one group): a
   // group's activations are kept from its forward pass to its backward pass, and a group is
   // what the output layer's products run over.

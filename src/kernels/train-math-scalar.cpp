@@ -6,7 +6,7 @@
 //
 // The lane operations spelled out: pmin/pmax are wasm's (b < a ? b : a and a < b ? b : a, which
 // pass a NaN first operand through), the bit tricks go through memcpy, and every product and
-// sum is its own rounded f32 operation (no FMA: neither wasm nor the x86-64 baseline has one).
+// sum is its own rounded f32 operation (no FMA: CMakeLists.txt builds with -ffp-contract=off).
 #include <cstdint>
 #include <cstring>
 

@@ -102,6 +102,36 @@ TEST(TrainKernels, SimdMatchesScalarBitForBit) {
   }
 }
 
+// The degenerate strides the trainer passes (train_model.cpp): A read as one value for every
+// (m, k) (a_row = a_col = 0: a sum of B's rows), and K = 1 with ldb = 0 (an outer product).
+TEST(TrainKernels, ZeroStrides) {
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (size_t N : {1, 3, 4, 8, 17, 64, 256, 300})
+    for (size_t M : {1, 4, 5}) {
+      const size_t K = 9;
+      std::vector<float> B(K * N), C0(M * N), one{1.0f}, col(M);
+      for (float& x : B) x = u(rng);
+      for (float& x : C0) x = u(rng);
+      for (float& x : col) x = u(rng);
+      for (const bl::Kernels* k : {&bl::scalar_kernels(), &bl::simd_kernels()}) {
+        std::vector<float> C = C0;  // C[m][j] += sum_k 1 * B[k][j]
+        k->train_gemm_f32(M, N, K, one.data(), 0, 0, B.data(), N, C.data(), N);
+        for (size_t m = 0; m < M; m++)
+          for (size_t j = 0; j < N; j++) {
+            float want = C0[m * N + j];
+            for (size_t kk = 0; kk < K; kk++) want += B[kk * N + j];
+            ASSERT_EQ(C[m * N + j], want) << k->name << " " << M << "x" << N;
+          }
+        C = C0;  // K = 1, ldb = 0: C[m][j] += col[m] * B[0][j]
+        k->train_gemm_f32(M, N, 1, col.data(), 1, 1, B.data(), 0, C.data(), N);
+        for (size_t m = 0; m < M; m++)
+          for (size_t j = 0; j < N; j++)
+            ASSERT_EQ(C[m * N + j], C0[m * N + j] + col[m] * B[j]) << k->name << " " << M << "x" << N;
+      }
+    }
+}
+
 // Accumulation, not assignment: C's old value is where each sum starts.
 TEST(TrainKernels, AddsToC) {
   for (const bl::Kernels* k : {&bl::scalar_kernels(), &bl::simd_kernels()}) {
