@@ -5,6 +5,7 @@ import os
 
 import torch
 
+import json_close
 from nmt import export, golden_train
 
 FIX = golden_train.FIX
@@ -19,8 +20,8 @@ def test_the_train_fixture_is_what_the_reference_writes(tmp_path):
     torch.set_num_threads(1)
     golden_train.write(str(tmp_path))
     with open(tmp_path / golden_train.OUT) as f:
-        assert json.load(f) == stored(), \
-            "run: PYTHONPATH=scripts /usr/bin/python3 -m nmt.golden_train"
+        diff = json_close.differences(json.load(f), stored())
+    assert not diff, "run: PYTHONPATH=scripts /usr/bin/python3 -m nmt.golden_train\n" + "\n".join(diff)
 
 
 def test_every_parameter_has_a_gradient_and_the_batch_is_padded():
