@@ -135,5 +135,8 @@ def load_model(path):
     cfg = json.loads(md["config"])
     meta = {"cfg": cfg, "src_itos": json.loads(md["src_vocab"]),
             "tgt_itos": json.loads(md["tgt_vocab"]),
-            "src_names": json.loads(md["src_names"]), "tgt_names": json.loads(md["tgt_names"])}
+            "src_names": json.loads(md["src_names"]), "tgt_names": json.loads(md["tgt_names"]),
+            # the spec its vocabulary was made with: the engines tokenize with it, and so does
+            # the reference (search.Translator)
+            "tokenizer_version": int(md["tokenizer_version"])}
     return from_tensors(dequantize(t), cfg), meta

@@ -53,13 +53,17 @@ class Translator:
         self.src_names = set(meta["src_names"])
         self.tgt_index = {w: i for i, w in enumerate(self.tgt_itos)}
         self.tgt_names = set(meta["tgt_names"])
+        # A model file's own spec (export.load_model); a training checkpoint's is the current one.
+        self.tk_version = int(meta.get("tokenizer_version", tk.SPEC_VERSION))
 
     def source(self, text):
-        toks = tk.tokenize(text, self.cfg["src_lang"], self.src_names, self.src_index)
+        toks = tk.tokenize(text, self.cfg["src_lang"], self.src_names, self.src_index,
+                           version=self.tk_version)
         return toks, data.encode(toks, self.src_index)
 
     def target(self, text):
-        toks = tk.tokenize(text, self.cfg["tgt_lang"], self.tgt_names, self.tgt_index)
+        toks = tk.tokenize(text, self.cfg["tgt_lang"], self.tgt_names, self.tgt_index,
+                           version=self.tk_version)
         return toks, data.encode(toks, self.tgt_index)
 
     def max_len(self, n_src):
@@ -245,7 +249,7 @@ class Translator:
             out_ids, alphas = best["ids"], best["alphas"]
         toks = self.target_tokens(out_ids, alphas, src_tokens)
         return {"src_tokens": src_tokens, "tgt_tokens": toks, "ids": out_ids,
-                "text": tk.detokenize(toks, self.cfg["tgt_lang"])}
+                "text": tk.detokenize(toks, self.cfg["tgt_lang"], self.tk_version)}
 
 
 def topk(logp, k):

@@ -1,13 +1,16 @@
-"""Reference tokenizer, spec version 2 (docs/tokenization.md).
+"""Reference tokenizer, spec version 3 (docs/tokenization.md); versions 1 and 2 by parameter.
 
 Every rule here is table-driven on purpose: the C++ core (src/core/tokenizer.cpp) implements
-the same tables without ICU, and tests/fixtures/tokenizer.json pins the two together. Do not use
+the same tables without ICU, and tests/fixtures/tokenizer.json (version 2) and
+tokenizer-zh.json (version 3) pin the two together. Do not use
 str.lower()/unicodedata inside tokenize(): they know far more of Unicode than the C++ side does.
 Full NFC is the front end's job (prepare()), before tokenize().
 """
 import unicodedata
 
-SPEC_VERSION = 2  # 2 added case repair (step 6), which only runs when given a vocabulary
+SPEC_VERSION = 3  # 2 added case repair (step 6), which only runs when given a vocabulary;
+# 3 made each CJK ideograph a token, folded full-width letters and digits (Chinese). Every
+# function takes version= (default SPEC_VERSION); 1 and 2 tokenize alike (2 only adds step 6).
 
 # Characters that become a plain space.
 SPACES = {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F,
@@ -28,6 +31,15 @@ WORD_RANGES = [(0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A), (0xAA, 0xAA), (0xB5, 0x
                (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
                (0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)]
 
+# Version 3 (Chinese). CJK ideographs: each one is a token of its own, and a word character.
+# Planes 2 and 3 (extensions B-H, compatibility supplement) were no word characters before.
+IDEOGRAPH_RANGES = [(0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3FFFF)]
+WORD_RANGES_V3 = WORD_RANGES + [(0x20000, 0x3FFFF)]
+# Full-width digits and Latin letters fold to ASCII (U+FF10-U+FF19, U+FF21-U+FF3A,
+# U+FF41-U+FF5A, minus 0xFEE0); full-width and CJK punctuation stay as written.
+FULLWIDTH_ALNUM = [(0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A)]
+SENTENCE_END_V3 = {"\u3002", "\uff01", "\uff1f"}  # also end a sentence: 。！？
+
 FR_ELISIONS = ("jusqu'", "lorsqu'", "puisqu'", "qu'", "l'", "j'", "c'", "d'", "n'", "s'",
                "m'", "t'")
 EN_SUFFIXES = ("n't", "'s", "'m", "'re", "'ve", "'ll", "'d")
@@ -38,8 +50,16 @@ def _in_ranges(cp, ranges):
     return any(lo <= cp <= hi for lo, hi in ranges)
 
 
-def is_word_cp(cp):
-    return _in_ranges(cp, WORD_RANGES)
+def is_word_cp(cp, version=SPEC_VERSION):
+    return _in_ranges(cp, WORD_RANGES_V3 if version >= 3 else WORD_RANGES)
+
+
+def is_ideograph(cp, version=SPEC_VERSION):
+    return version >= 3 and _in_ranges(cp, IDEOGRAPH_RANGES)
+
+
+def _sentence_end(version):
+    return SENTENCE_END | SENTENCE_END_V3 if version >= 3 else SENTENCE_END
 
 
 def _build_composition():
@@ -82,12 +102,15 @@ def prepare(text):
     return unicodedata.normalize("NFC", text)
 
 
-def normalize(text):
-    """Spec steps 1-3: drop controls, map spaces/apostrophes/quotes, compose Latin accents."""
+def normalize(text, version=SPEC_VERSION):
+    """Spec steps 1-3: drop controls, map spaces/apostrophes/quotes (version 3: full-width
+    letters and digits), compose Latin accents."""
     out = []
     for ch in text:
         cp = ord(ch)
-        if cp in SPACES:
+        if version >= 3 and _in_ranges(cp, FULLWIDTH_ALNUM):
+            out.append(cp - 0xFEE0)
+        elif cp in SPACES:
             out.append(0x20)
         elif _in_ranges(cp, DROPPED_RANGES):
             continue
@@ -104,22 +127,30 @@ def normalize(text):
     return "".join(map(chr, out))
 
 
-def _split_chunk(chunk):
-    """Split one whitespace-free chunk into raw words and symbols (spec step 4)."""
+def _split_chunk(chunk, version=SPEC_VERSION):
+    """Split one whitespace-free chunk into raw words and symbols (spec step 4). Version 3: an
+    ideograph is a token of its own and never part of a longer word."""
     cps = [ord(c) for c in chunk]
     n = len(cps)
     toks = []
     i = 0
+
+    def in_word(c):  # may continue a word
+        return is_word_cp(c, version) and not is_ideograph(c, version)
+
     while i < n:
         cp = cps[i]
-        if is_word_cp(cp):
+        if is_ideograph(cp, version):
+            toks.append(chunk[i])
+            i += 1
+        elif is_word_cp(cp, version):
             j = i + 1
             while j < n:
-                if is_word_cp(cps[j]):
+                if in_word(cps[j]):
                     j += 1
                     continue
                 # joiners stay inside a word only between two word characters
-                if j + 1 < n and is_word_cp(cps[j + 1]):
+                if j + 1 < n and in_word(cps[j + 1]):
                     c = cps[j]
                     if c in (0x27, 0x2D):  # ' and -
                         j += 2
@@ -168,8 +199,8 @@ def _lower(tok):
     return "".join(chr(_upper_to_lower(ord(c))) for c in tok)
 
 
-def _has_word_cp(tok):
-    return any(is_word_cp(ord(c)) for c in tok)
+def _has_word_cp(tok, version=SPEC_VERSION):
+    return any(is_word_cp(ord(c), version) for c in tok)
 
 
 def _is_lower(cp):
@@ -194,43 +225,44 @@ def _repair_case(tokens, names, vocab):
     return [t if t in vocab else by_lower.get(t, t) for t in tokens]
 
 
-def _truecase(tokens, names, vocab=None):
+def _truecase(tokens, names, vocab=None, version=SPEC_VERSION):
     """Lower-case the first letter of a sentence-initial word unless it is a known name. With a
     vocabulary, also unless the lower-cased word is not in it: an unknown capitalised word at
     the start is more likely a name ("Marie and John") than a common word, and lower-casing it
     would make the copied <unk> read as another word ("la marie", French for "marries")."""
     at_start = True
     out = []
+    ends = _sentence_end(version)
     for t in tokens:
-        if at_start and _has_word_cp(t):
+        if at_start and _has_word_cp(t, version):
             at_start = False
             if t not in names and is_upper(ord(t[0])) and not any(is_upper(ord(c)) for c in t[1:]):
                 low = chr(_upper_to_lower(ord(t[0]))) + t[1:]
                 if vocab is None or low in vocab:
                     t = low
-        elif t in SENTENCE_END:
+        elif t in ends:
             at_start = True
         out.append(t)
     return out
 
 
-def tokenize(text, lang, names=frozenset(), vocab=None):
+def tokenize(text, lang, names=frozenset(), vocab=None, version=SPEC_VERSION):
     """vocab: the model's vocabulary (a set or dict of tokens) for case repair (step 6), which
     the engines apply to every text they read; None (training data, which are in normal case)
-    skips it."""
-    text = normalize(text)
+    skips it. version: the spec version (1, 2 or 3) of the model's tokenizer_version."""
+    text = normalize(text, version)
     toks = []
     for chunk in text.split(" "):
         if not chunk:
             continue
-        for raw in _split_chunk(chunk):
-            if _has_word_cp(raw):
+        for raw in _split_chunk(chunk, version):
+            if _has_word_cp(raw, version):
                 toks.extend(_split_clitics(raw, lang))
             else:
                 toks.append(raw)
     if vocab is not None:
         toks = _repair_case(toks, names, vocab)
-    return _truecase(toks, names, vocab)
+    return _truecase(toks, names, vocab, version)
 
 
 # Detokenization (docs/tokenization.md, "Detokenization").
@@ -239,19 +271,30 @@ NO_SPACE_BEFORE_EN = {"!", "?", ":", ";"}
 NO_SPACE_AFTER = {"(", "[", "{", "\u00bf", "\u00a1", "-"}
 
 
-def detokenize(tokens, lang):
+def _alnum_edge(cp, version):  # a Latin (or other non-ideograph) word character
+    return is_word_cp(cp, version) and not is_ideograph(cp, version)
+
+
+def detokenize(tokens, lang, version=SPEC_VERSION):
+    """Version 3, Chinese ("zh"): no spaces, except between two tokens whose facing characters
+    are both word characters other than ideographs (Latin words, digit runs: "iPhone 6")."""
     out = ""
     prev = None
     quote_open = False
     cap_next = True
+    ends = _sentence_end(version)
+    zh = lang == "zh" and version >= 3
     for t in tokens:
         glue = prev is None
-        if not glue:
+        if not glue and zh:
+            glue = not (prev and t and _alnum_edge(ord(prev[-1]), version)
+                        and _alnum_edge(ord(t[0]), version))
+        elif not glue:
             if t in NO_SPACE_BEFORE or (lang != "fr" and t in NO_SPACE_BEFORE_EN):
                 glue = True
             elif lang == "en" and _lower(t) in EN_SUFFIXES:
                 glue = True
-            elif prev in NO_SPACE_AFTER or (prev.endswith("'") and _has_word_cp(prev)):
+            elif prev in NO_SPACE_AFTER or (prev.endswith("'") and _has_word_cp(prev, version)):
                 glue = True
             elif prev == '"' and quote_open:
                 glue = True
@@ -259,10 +302,10 @@ def detokenize(tokens, lang):
                 glue = True
         if t == '"':
             quote_open = not quote_open
-        if cap_next and _has_word_cp(t):
+        if cap_next and _has_word_cp(t, version):
             t = chr(_lower_to_upper(ord(t[0]))) + t[1:]
             cap_next = False
-        elif t in SENTENCE_END:
+        elif t in ends:
             cap_next = True
         out += t if glue else " " + t
         prev = t

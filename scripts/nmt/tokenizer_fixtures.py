@@ -1,4 +1,6 @@
-"""Writes tests/fixtures/tokenizer.json: input -> tokens -> detokenized, from the reference."""
+"""Writes tests/fixtures/tokenizer.json (spec version 2: English, French) and
+tests/fixtures/tokenizer-zh.json (spec version 3: Chinese, and English beside it): input ->
+tokens -> detokenized, from the reference. Every case names the version it was made with."""
 import json
 import os
 import random
@@ -71,33 +73,86 @@ HANDMADE = [
 ]
 
 
-def cases_from_corpus(path, n_per_lang, seed=7):
+# Spec version 3: Chinese. Names and vocabulary for case repair, as above.
+NAMES_ZH = {"en": NAMES["en"], "zh": ["Tom", "Mary", "Twitter", "DJ", "NASA", "CD"]}
+VOCAB_ZH = {"en": VOCAB["en"] + ["cat", "\u732b"],
+            "zh": ["\u6211", "\u7528", "\u559c", "\u6b22", "\u662f", "ok", "dj", "tom"]}
+
+HANDMADE_ZH = [
+    ("zh", ""), ("zh", " "), ("zh", "\u3000"), ("zh", "\u3000\u3000\u4f60\u597d\u3000"),
+    ("zh", "我有3只猫"), ("zh", "我有3只猫。"), ("zh", "我用iPhone"), ("zh", "我用iPhone。"),
+    ("zh", "我用iphone"), ("zh", "我用IPHONE！"), ("zh", "iPhone很好。"), ("zh", "Apple很好。"),
+    ("zh", "Tom游泳。"), ("zh", "我叫Tom。"), ("zh", "她是Tom的姐妹。"), ("zh", "tom是我哥哥。"),
+    ("zh", "TOM是我哥哥。"), ("zh", "他是一个 DJ 。"), ("zh", "我借给他一盘CD。"),
+    ("zh", "我用Twitter。"), ("zh", "Tom是加拿大人吗?"), ("zh", "你好吗？"), ("zh", "快跑！"),
+    ("zh", "我很好，你呢？"), ("zh", "苹果、香蕉和橙子。"), ("zh", "他说：「你好。」"),
+    ("zh", "『书』"), ("zh", "（笑）"), ("zh", "《红楼梦》"), ("zh", "等一下……"),
+    ("zh", "等一下..."), ("zh", "\u201c你好，\u201d他说。"), ("zh", "\"你好\"他说。"),
+    ("zh", "现在是12:30。"), ("zh", "它重3.5公斤。"), ("zh", "1,000元"), ("zh", "100%"),
+    ("zh", "１００％"), ("zh", "我有３只猫"), ("zh", "ｉＰｈｏｎｅ很好"), ("zh", "ＡＢ１２"),
+    ("zh", "ＮＡＳＡ发射了火箭。"), ("zh", "ｅ\u0301"), ("zh", "全角！？，．"),
+    ("zh", "我 爱 你"), ("zh", "我\t爱\n你"), ("zh", "我\u00a0爱你"), ("zh", "我\u200b爱你"),
+    ("zh", "我爱你\U0001F600"), ("zh", "\U0001F468\u200d\U0001F469\u200d\U0001F467"),
+    ("zh", "\u2764\ufe0f好"), ("zh", "二〇一九年"), ("zh", "人々"), ("zh", "\u3400\u4dbf"),
+    ("zh", "\U00020000\U0002a6d6"), ("zh", "\U00030000字"), ("zh", "\uf900\ufaff"),
+    ("zh", "猫\u0301"), ("zh", "A-我"), ("zh", "我-A"), ("zh", "我'A"), ("zh", "3.我"),
+    ("zh", "我.3"), ("zh", "Tom's猫"), ("zh", "我和Tom and Mary"), ("zh", "Mary和Tom"),
+    ("zh", "iPhone 6"), ("zh", "iPhone6很好"), ("zh", "第1名"), ("zh", "东京Tokyo"),
+    ("zh", "你好。Apple很好。"), ("zh", "你好！apple好。"), ("zh", "你好？Apple"),
+    ("zh", "東京"), ("zh", "日本語のテキスト"), ("zh", "한국어와中文"), ("zh", "中文English中文"),
+    ("zh", "ｶﾀｶﾅ"), ("zh", "￥100"), ("zh", "我\x00你"), ("zh", "\ufeff你好"),
+    ("zh", "你" * 300), ("zh", "我们。" * 20), ("zh", "中\u0000文\u001b[31m"),
+    ("en", "Tokyo 東京 is big."), ("en", "你好世界"), ("en", "I love 猫."), ("en", "I use ＡＢ１２."),
+    ("en", "The cat. 猫。Cats!"), ("en", "i love 猫"), ("en", "Is it 3.14 or 1,000?"),
+    ("en", "I don't know Tom."), ("en", "Full-width ！ and ？ stay."),
+]
+
+
+def cases_from_corpus(path, n_per_lang, seed=7, langs=("en", "fr")):
     if not os.path.exists(path):
         return []
     pairs = data.read_pairs(path)
     rng = random.Random(seed)
     picked = rng.sample([p for p in pairs if data.split_of(p[0]) == "dev"], n_per_lang)
-    return [("en", p[0]) for p in picked] + [("fr", p[1]) for p in picked]
+    return [(langs[0], p[0]) for p in picked] + [(langs[1], p[1]) for p in picked]
+
+
+def _write(path_out, cases, version, names, vocab):
+    out = []
+    for lang, text in cases:
+        n = frozenset(names[lang])
+        toks = tk.tokenize(text, lang, n, version=version)
+        case = {"lang": lang, "input": text, "tokens": toks,
+                "tokens_with_vocab": tk.tokenize(text, lang, n, set(vocab[lang]), version),
+                "detokenized": tk.detokenize(toks, lang, version)}
+        out.append(case if version == 2 else {"version": version, **case})
+    doc = {"spec_version": version, "names": names, "vocab": vocab,
+           "note": "made by scripts/nmt/tokenizer_fixtures.py; inputs are NOT NFC-normalised; "
+                   "tokens_with_vocab: tokenized with the vocabulary, so with case repair",
+           "cases": out}
+    with open(path_out, "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=1)
+    return len(out)
 
 
 def make(path_out, data_path):
-    cases = []
-    for lang, text in HANDMADE + CASE_REPAIR + cases_from_corpus(data_path, 60):
-        names = frozenset(NAMES[lang])
-        toks = tk.tokenize(text, lang, names)
-        cases.append({"lang": lang, "input": text, "tokens": toks,
-                      "tokens_with_vocab": tk.tokenize(text, lang, names, set(VOCAB[lang])),
-                      "detokenized": tk.detokenize(toks, lang)})
-    doc = {"spec_version": tk.SPEC_VERSION, "names": NAMES, "vocab": VOCAB,
-           "note": "made by scripts/nmt/tokenizer_fixtures.py; inputs are NOT NFC-normalised; "
-                   "tokens_with_vocab: tokenized with the vocabulary, so with case repair",
-           "cases": cases}
-    with open(path_out, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-    return len(cases)
+    """Spec version 2, as it was made before version 3: the file stays byte for byte."""
+    cases = HANDMADE + CASE_REPAIR + cases_from_corpus(data_path, 60)
+    return _write(path_out, cases, 2, NAMES, VOCAB)
+
+
+def make_zh(path_out, data_path):
+    """Spec version 3: Chinese handmade cases, and English and Chinese dev-split sentences."""
+    cases = HANDMADE_ZH + cases_from_corpus(data_path, 40, langs=("en", "zh"))
+    return _write(path_out, cases, 3, NAMES_ZH, VOCAB_ZH)
 
 
 if __name__ == "__main__":
-    out = os.path.join(data.ROOT, "tests", "fixtures", "tokenizer.json")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    print(make(out, sys.argv[1] if len(sys.argv) > 1 else data.DEFAULT_DATA), "cases ->", out)
+    fixtures = os.path.join(data.ROOT, "tests", "fixtures")
+    os.makedirs(fixtures, exist_ok=True)
+    zh_data = os.path.join(os.path.dirname(data.DEFAULT_DATA), "eng-cmn.tsv")
+    for made, name, path in ((make, "tokenizer.json", data.DEFAULT_DATA),
+                             (make_zh, "tokenizer-zh.json", zh_data)):
+        out = os.path.join(fixtures, name)
+        given = sys.argv[1 + (made is make_zh)] if len(sys.argv) > 1 + (made is make_zh) else path
+        print(made(out, given), "cases ->", out)

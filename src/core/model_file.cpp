@@ -130,10 +130,11 @@ bool read_choice(const json& cfg, const char* key, const std::vector<const char*
 
 // The fields both architectures share: languages and dtype first, then (read_sizes, after the
 // widths) vocabularies and length limits, so each error names the first bad field in file order.
+// Chinese only as a target (tokenizer_version 3 then: check_zh_target).
 bool read_langs(const json& c, Config* cfg, std::string* error) {
-  const std::vector<const char*> langs = {"en", "fr"};
+  const std::vector<const char*> langs = {"en", "fr", "zh"};
   size_t src_lang, tgt_lang;
-  if (!read_choice(c, "src_lang", langs, &src_lang, error) ||
+  if (!read_choice(c, "src_lang", {langs[0], langs[1]}, &src_lang, error) ||
       !read_choice(c, "tgt_lang", langs, &tgt_lang, error))
     return false;
   if (src_lang == tgt_lang)
@@ -259,6 +260,22 @@ bool read_strings(const json& meta, const char* key, int vocab_size, std::vector
   return true;
 }
 
+// Required, as it always was. 2 only added case repair at inference, 3 Chinese
+// (docs/tokenization.md); the engine builds every Tokenizer of the model with this version,
+// so 1 and 2 read CJK and full-width text as they always did.
+bool read_tokenizer_version(const json& meta, ModelData* md, std::string* error) {
+  if (!check_meta_value(meta, "tokenizer_version", {"1", "2", "3"}, error)) return false;
+  md->tokenizer_version = *find_meta(meta, "tokenizer_version")->c_str() - '0';
+  return true;
+}
+
+// Only spec 3 tokenizes and detokenizes Chinese (1 and 2 would space it like English).
+bool check_zh_target(const ModelData& md, std::string* error) {
+  if (md.config.tgt_lang != "zh" || md.tokenizer_version >= 3) return true;
+  return fail(error, "config: tgt_lang \"zh\" needs tokenizer_version \"3\" (the file has \"" +
+                         std::to_string(md.tokenizer_version) + "\")");
+}
+
 bool read_metadata(const json& header, ModelData* md, std::string* error) {
   const auto it = header.find("__metadata__");
   if (it == header.end()) return fail(error, "header: missing \"__metadata__\"");
@@ -272,9 +289,8 @@ bool read_metadata(const json& header, ModelData* md, std::string* error) {
   const Config& cfg = md->config;
   return check_meta_value(meta, "format", {"bahdanau-live"}, error) &&
          check_meta_value(meta, "format_version", {"1"}, error) &&
-         // 2 only added case repair at inference (docs/tokenization.md): both read the same
-         check_meta_value(meta, "tokenizer_version", {"1", "2"}, error) &&
-         read_config(meta, &md->config, error) &&
+         read_tokenizer_version(meta, md, error) && read_config(meta, &md->config, error) &&
+         check_zh_target(*md, error) &&
          read_strings(meta, "src_vocab", cfg.src_vocab, &md->src_vocab, error) &&
          read_strings(meta, "tgt_vocab", cfg.tgt_vocab, &md->tgt_vocab, error) &&
          read_strings(meta, "src_names", 0, &md->src_names, error) &&

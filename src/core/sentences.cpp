@@ -6,8 +6,17 @@ namespace bl {
 
 namespace {
 
+// The tokenizer's sentence ends (spec version 3's list, docs/tokenization.md), whatever the
+// model's version: 。！？ are tokens of their own under every version.
 bool is_end(const std::string& t) {
-  return t == "." || t == "!" || t == "?" || t == "..." || t == "\u2026";
+  return t == "." || t == "!" || t == "?" || t == "..." || t == "\u2026" || t == "\u3002" ||
+         t == "\uFF01" || t == "\uFF1F";
+}
+
+// What closes a sentence after its end and stays with it: ) ] }, and the full-width ）and the
+// corner brackets 」』 of Chinese text.
+bool is_closer(const std::string& t) {
+  return t == ")" || t == "]" || t == "}" || t == "\uFF09" || t == "\u300D" || t == "\u300F";
 }
 
 }  // namespace
@@ -34,8 +43,7 @@ bool split_sentences(const Tokenizer& tok, std::string_view text,
       continue;
     }
     size_t j = i + 1;
-    while (j < n && (is_end(t[j]) || t[j] == ")" || t[j] == "]" || t[j] == "}" ||
-                     (t[j] == "\"" && quote_open))) {
+    while (j < n && (is_end(t[j]) || is_closer(t[j]) || (t[j] == "\"" && quote_open))) {
       if (t[j] == "\"") quote_open = false;
       j++;
     }

@@ -9,8 +9,9 @@
 namespace bl {
 
 // Byte ranges of text's sentences, in order. A sentence ends after a `.` `!` `?` `...` `…`
-// token (the tokens truecasing treats as sentence ends: docs/tokenization.md) and the closing
-// punctuation right after it (more ends, a closing quote or bracket), if a word follows
+// `。` `！` `？` token (the tokens truecasing treats as sentence ends, spec version 3's list:
+// docs/tokenization.md; under any version of tok) and the closing punctuation right after it
+// (more ends, a closing quote or bracket: ) ] } ） 」 』), if a word follows
 // somewhere after. Spaces between sentences belong to none; text without a word is no
 // sentence. Invalid UTF-8: false and *error.
 bool split_sentences(const Tokenizer& tok, std::string_view text,

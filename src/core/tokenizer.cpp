@@ -1,5 +1,7 @@
-// Tokenizer spec version 1; see tokenizer.h. The structure follows scripts/nmt/tokenizer.py
+// Tokenizer spec versions 1-3; see tokenizer.h. The structure follows scripts/nmt/tokenizer.py
 // function by function so that a rule change there has one obvious place to land here.
+// Over 400 lines (about 440) on purpose: it is that one file's mirror, every step of the spec
+// and detokenization in the reference's order; the tables live in unicode_tables.h.
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -26,12 +28,22 @@ bool in_ranges(const Range (&ranges)[N], uint32_t cp) {
   return false;
 }
 
-bool is_word_cp(uint32_t cp) {
+bool is_word_cp(uint32_t cp, bool v3) {
   const auto& w = tables::kWordRanges;
   const Range* it = std::lower_bound(std::begin(w), std::end(w), cp,
                                      [](const Range& r, uint32_t c) { return r.hi < c; });
-  return it != std::end(w) && it->lo <= cp;
+  if (it != std::end(w)) return it->lo <= cp;
+  return v3 && cp >= tables::kWordRangeV3Extra.lo && cp <= tables::kWordRangeV3Extra.hi;
 }
+
+// Version 3: a CJK ideograph, a token of its own.
+bool is_ideograph(uint32_t cp, bool v3) { return v3 && in_ranges(tables::kIdeographRanges, cp); }
+
+// A word character that may continue a word: under version 3, not an ideograph.
+bool in_word(uint32_t cp, bool v3) { return is_word_cp(cp, v3) && !is_ideograph(cp, v3); }
+
+bool is_word_v3(uint32_t cp) { return is_word_cp(cp, true); }
+bool is_word_v2(uint32_t cp) { return is_word_cp(cp, false); }
 
 bool is_ascii_digit(uint32_t cp) { return cp >= '0' && cp <= '9'; }
 
@@ -74,7 +86,7 @@ namespace {
 // compose Latin accents onto the character already emitted. origin, when given, gets for each
 // output code point the input code points it came from, [begin, end) (a composed one: its base
 // and its mark), so tokens can be traced back to the caller's text.
-void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out,
+void normalize(const std::vector<uint32_t>& in, bool v3, std::vector<uint32_t>* out,
                std::vector<std::pair<size_t, size_t>>* origin = nullptr) {
   out->clear();
   out->reserve(in.size());
@@ -84,6 +96,8 @@ void normalize(const std::vector<uint32_t>& in, std::vector<uint32_t>* out,
     const size_t before = out->size();
     if (cp > 0x20 && cp < 0x7F && cp != 0x60) {  // printable ASCII, except ` (an apostrophe)
       out->push_back(cp);
+    } else if (v3 && in_ranges(tables::kFullwidthAlnum, cp)) {  // version 3: ＡＢ１２ -> AB12
+      out->push_back(cp - tables::kFullwidthOffset);
     } else if (in_set(tables::kSpaces, cp)) {
       out->push_back(0x20);
     } else if (in_ranges(tables::kDroppedRanges, cp)) {
@@ -113,24 +127,28 @@ struct Span {
 
 // Spec step 4 on the whole text at once. Splitting on spaces first, as the reference does,
 // gives the same result: a space is neither a word character nor a '.', so no rule below can
-// reach across one.
+// reach across one. Version 3: an ideograph is a word of its own, and ends the word before it.
 template <typename Emit>
-void split_words(const std::vector<uint32_t>& v, Emit emit_word, std::vector<Span>* out) {
+void split_words(const std::vector<uint32_t>& v, bool v3, Emit emit_word,
+                 std::vector<Span>* out) {
   const size_t n = v.size();
   size_t i = 0;
   while (i < n) {
     const uint32_t cp = v[i];
     if (cp == 0x20) {
       i++;
-    } else if (is_word_cp(cp)) {
+    } else if (is_ideograph(cp, v3)) {
+      emit_word(Span{i, i + 1});
+      i++;
+    } else if (is_word_cp(cp, v3)) {
       size_t j = i + 1;
       while (j < n) {
-        if (is_word_cp(v[j])) {
+        if (in_word(v[j], v3)) {
           j++;
           continue;
         }
         // Joiners stay inside a word only between two word characters.
-        if (j + 1 < n && is_word_cp(v[j + 1])) {
+        if (j + 1 < n && in_word(v[j + 1], v3)) {
           const uint32_t c = v[j];
           if (c == '\'' || c == '-') {
             j += 2;
@@ -195,23 +213,45 @@ void split_en_suffix(const std::vector<uint32_t>& v, Span w, std::vector<Span>* 
   out->push_back(w);
 }
 
-bool span_has_word(const std::vector<uint32_t>& v, Span s) {
+bool span_has_word(const std::vector<uint32_t>& v, Span s, bool v3) {
   for (size_t k = s.b; k < s.e; k++)
-    if (is_word_cp(v[k])) return true;
+    if (is_word_cp(v[k], v3)) return true;
   return false;
 }
 
-bool span_is_sentence_end(const std::vector<uint32_t>& v, Span s) {
+// Version 3 adds the CJK full stop and the full-width ! and ?: 。！？
+bool is_cjk_sentence_end(uint32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }
+
+bool span_is_sentence_end(const std::vector<uint32_t>& v, Span s, bool v3) {
   if (s.e - s.b == 1) {
     const uint32_t c = v[s.b];
-    return c == '.' || c == '!' || c == '?' || c == 0x2026;
+    return c == '.' || c == '!' || c == '?' || c == 0x2026 || (v3 && is_cjk_sentence_end(c));
   }
   return s.e - s.b == 3 && v[s.b] == '.' && v[s.b + 1] == '.' && v[s.b + 2] == '.';
 }
 
 // Detokenization works on strings that may come from any vocabulary, so it decodes leniently:
 // a byte that is not valid UTF-8 reads as a non-word character and is copied through.
-bool str_has_word(std::string_view s) { return utf8_any_lenient(s, is_word_cp); }
+bool str_has_word(std::string_view s, bool v3) {
+  return utf8_any_lenient(s, v3 ? is_word_v3 : is_word_v2);
+}
+
+// Chinese detokenization (version 3): whether a token's first (or last) code point is a word
+// character other than an ideograph, a Latin letter or a digit, so that two such tokens side
+// by side need a space. Bytes that do not decode read as no such character.
+bool edge_is_alnum(std::string_view s, bool last) {
+  if (s.empty()) return false;
+  size_t pos = 0;
+  if (last) {  // back over continuation bytes to where the last code point starts
+    pos = s.size() - 1;
+    while (pos > 0 && s.size() - pos < 4 && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80)
+      pos--;
+  }
+  uint32_t cp = 0;
+  const char* why = nullptr;
+  const size_t len = utf8_decode_one(s, pos, &cp, &why);
+  return len != 0 && (!last || pos + len == s.size()) && in_word(cp, true);
+}
 
 // First code point upper-cased with the spec's case table; other bytes unchanged.
 std::string capitalize(std::string_view s) {
@@ -243,6 +283,7 @@ bool is_en_suffix(std::string_view t) {  // case-insensitive, like the reference
 }
 
 constexpr std::string_view kSentenceEnd[] = {".", "!", "?", "...", "\u2026"};
+constexpr std::string_view kSentenceEndV3[] = {"\u3002", "\uFF01", "\uFF1F"};  // 。！？
 
 // Spec step 6, case repair: all-lowercase or shouted text reads like normal case. Lower-cases
 // shouted text, then gives names their capitals back where the lower-case token is not itself
@@ -278,9 +319,13 @@ constexpr std::string_view kNoSpaceAfter[] = {"(", "[", "{", "\u00bf", "\u00a1",
 }  // namespace
 
 Tokenizer::Tokenizer(std::string lang, std::vector<std::string> names,
-                     const std::vector<std::string>& vocab)
-    : lang_(std::move(lang)), names_(names.begin(), names.end()), vocab_(vocab.begin(), vocab.end()) {
-  kind_ = lang_ == "en" ? Lang::En : lang_ == "fr" ? Lang::Fr : Lang::Other;
+                     const std::vector<std::string>& vocab, int spec_version)
+    : lang_(std::move(lang)), version_(spec_version), v3_(spec_version >= 3),
+      names_(names.begin(), names.end()), vocab_(vocab.begin(), vocab.end()) {
+  kind_ = lang_ == "en"   ? Lang::En
+          : lang_ == "fr" ? Lang::Fr
+          : lang_ == "zh" ? Lang::Zh
+                          : Lang::Other;
   if (vocab_.empty()) return;
   std::sort(names.begin(), names.end());  // byte order of UTF-8 is code point order
   for (const std::string& n : names) {
@@ -305,7 +350,7 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
   std::vector<uint32_t> cps, v;
   std::vector<std::pair<size_t, size_t>> origin;
   if (!utf8_decode(text, &cps, error)) return false;
-  normalize(cps, &v, ranges ? &origin : nullptr);
+  normalize(cps, v3_, &v, ranges ? &origin : nullptr);
 
   std::vector<Span> spans;
   auto emit_word = [&](Span w) {
@@ -316,7 +361,7 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
     else
       spans.push_back(w);
   };
-  split_words(v, emit_word, &spans);
+  split_words(v, v3_, emit_word, &spans);
 
   if (!vocab_.empty()) repair_case(spans, vocab_, name_by_lower_, v);
 
@@ -327,7 +372,7 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
   // spans are disjoint, so each first code point belongs to one token only.
   bool at_start = true;
   for (const Span& s : spans) {
-    if (at_start && span_has_word(v, s)) {
+    if (at_start && span_has_word(v, s, v3_)) {
       at_start = false;
       if (!is_upper(v[s.b])) continue;
       bool rest_upper = false;
@@ -340,7 +385,7 @@ bool Tokenizer::tokenize(std::string_view text, std::vector<std::string>* tokens
         if (!vocab_.count(utf8_encode(w.data(), w.size()))) continue;
       }
       v[s.b] = low;
-    } else if (span_is_sentence_end(v, s)) {
+    } else if (span_is_sentence_end(v, s, v3_)) {
       at_start = true;
     }
   }
@@ -362,19 +407,21 @@ std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) const 
   for (const std::string& tok : tokens) {
     std::string_view t = tok;
     bool glue = first;
-    if (!glue) {
-      const bool prev_elision = !prev.empty() && prev.back() == '\'' && str_has_word(prev);
+    if (!glue && kind_ == Lang::Zh && v3_) {  // Chinese: a space only between Latin/digit tokens
+      glue = !(edge_is_alnum(prev, true) && edge_is_alnum(t, false));
+    } else if (!glue) {
+      const bool prev_elision = !prev.empty() && prev.back() == '\'' && str_has_word(prev, v3_);
       glue = one_of(t, kNoSpaceBefore) || (kind_ != Lang::Fr && one_of(t, kNoSpaceBeforeEn)) ||
              (kind_ == Lang::En && is_en_suffix(t)) || one_of(prev, kNoSpaceAfter) ||
              prev_elision || (prev == "\"" && quote_open) || (t == "\"" && quote_open);
     }
     if (t == "\"") quote_open = !quote_open;
     std::string cased;
-    if (cap_next && str_has_word(t)) {
+    if (cap_next && str_has_word(t, v3_)) {
       cased = capitalize(t);
       t = cased;
       cap_next = false;
-    } else if (one_of(t, kSentenceEnd)) {
+    } else if (one_of(t, kSentenceEnd) || (v3_ && one_of(t, kSentenceEndV3))) {
       cap_next = true;
     }
     if (!glue) out.push_back(' ');
@@ -385,6 +432,6 @@ std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) const 
   return out;
 }
 
-bool has_word_char(std::string_view token) { return str_has_word(token); }
+bool has_word_char(std::string_view token) { return str_has_word(token, true); }
 
 }  // namespace bl

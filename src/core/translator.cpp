@@ -61,8 +61,11 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
     impl->model = m.get();
     impl->net = std::move(m);
   }
-  impl->src_tok = std::make_unique<Tokenizer>(c.src_lang, d.src_names, d.src_vocab);
-  impl->tgt_tok = std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names, d.tgt_vocab);
+  // The spec the model's data was tokenized with (its tokenizer_version), not the newest.
+  impl->src_tok =
+      std::make_unique<Tokenizer>(c.src_lang, d.src_names, d.src_vocab, d.tokenizer_version);
+  impl->tgt_tok =
+      std::make_unique<Tokenizer>(c.tgt_lang, d.tgt_names, d.tgt_vocab, d.tokenizer_version);
   for (size_t i = 0; i < d.src_vocab.size(); i++) impl->src_index.emplace(d.src_vocab[i], int(i));
   for (size_t i = 0; i < d.tgt_vocab.size(); i++) impl->tgt_index.emplace(d.tgt_vocab[i], int(i));
 

@@ -1,7 +1,7 @@
-// Code point tables of tokenization spec version 1 (docs/tokenization.md). Each one mirrors a
+// Code point tables of tokenization spec versions 1-3 (docs/tokenization.md). Each one mirrors a
 // table of the reference scripts/nmt/tokenizer.py under the same name; the reference is the
-// truth, and tests/fixtures/tokenizer.json pins the two together. Included by tokenizer.cpp
-// only: everything here is internal linkage.
+// truth, and tests/fixtures/tokenizer.json and tokenizer-zh.json pin the two together.
+// Included by tokenizer.cpp only: everything here is internal linkage.
 #pragma once
 #include <cstdint>
 
@@ -38,6 +38,16 @@ constexpr Range kWordRanges[] = {
     {0x620, 0x64A},   {0x660, 0x669},   {0x900, 0x97F},   {0xE00, 0xE7F},   {0x10A0, 0x10FF},
     {0x1E00, 0x1FFF}, {0x3040, 0x30FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7AF},
     {0xF900, 0xFAFF}, {0xFF10, 0xFF19}, {0xFF21, 0xFF3A}, {0xFF41, 0xFF5A}};
+
+// Version 3 (Chinese). CJK ideographs: each is a token of its own (IDEOGRAPH_RANGES). Planes 2
+// and 3 become word characters too (WORD_RANGES_V3 = kWordRanges + this one), beyond the last
+// range above, so a binary search over both in turn stays sorted.
+constexpr Range kIdeographRanges[] = {
+    {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xF900, 0xFAFF}, {0x20000, 0x3FFFF}};
+constexpr Range kWordRangeV3Extra = {0x20000, 0x3FFFF};
+// Full-width digits and Latin letters fold to ASCII (cp - 0xFEE0); FULLWIDTH_ALNUM.
+constexpr Range kFullwidthAlnum[] = {{0xFF10, 0xFF19}, {0xFF21, 0xFF3A}, {0xFF41, 0xFF5A}};
+constexpr uint32_t kFullwidthOffset = 0xFEE0;
 
 // Latin base letter + one combining mark -> precomposed letter (spec step 3), sorted by
 // (base, mark) for binary search. The spec is this table, not Unicode: generated once from the

@@ -21,7 +21,7 @@ enum class DType { F32, Int8 };
 enum class Arch { Rnn, Transformer };
 
 struct Config {
-  std::string src_lang, tgt_lang;  // "en", "fr"
+  std::string src_lang, tgt_lang;  // "en", "fr"; tgt_lang may also be "zh" (tokenizer_version 3)
   Arch arch = Arch::Rnn;
   Scoring scoring = Scoring::Additive;
   DecoderKind decoder = DecoderKind::Paper;
@@ -104,6 +104,9 @@ struct ModelData {
   Config config;
   Weights weights;
   std::vector<std::string> src_vocab, tgt_vocab, src_names, tgt_names;
+  // The metadata's tokenizer_version, 1-3 (docs/tokenization.md): the spec every Tokenizer
+  // built for this model follows. 2 for a ModelData made in memory, as the trainer writes it.
+  int tokenizer_version = 2;
   size_t file_bytes = 0;
   size_t num_params = 0;  // weights and biases, scales not counted
 };

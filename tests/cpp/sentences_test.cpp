@@ -11,8 +11,9 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-Strings split(const std::string& text, const char* lang = "en") {
-  const bl::Tokenizer tok(lang, {"I", "Tom"});
+Strings split(const std::string& text, const char* lang = "en",
+              int version = bl::kTokenizerSpecVersion) {
+  const bl::Tokenizer tok(lang, {"I", "Tom"}, {}, version);
   std::vector<bl::Tokenizer::ByteRange> ranges;
   std::string error;
   EXPECT_TRUE(bl::split_sentences(tok, text, &ranges, &error)) << error;
@@ -64,6 +65,26 @@ TEST(Sentences, EmptyBlankAndInvalidInput) {
   std::string error;
   EXPECT_FALSE(bl::split_sentences(tok, "Fine. \xC3", &ranges, &error));
   EXPECT_NE(error.find("invalid UTF-8"), std::string::npos) << error;
+}
+
+// 。！？ end sentences too, with or without spaces after them, and under every tokenizer
+// version (a version-2 model reads them as lone punctuation tokens as well); a closing
+// full-width bracket or corner bracket stays with its sentence.
+TEST(Sentences, ChineseSentenceEnds) {
+  for (int version : {2, 3}) {
+    SCOPED_TRACE(version);
+    EXPECT_EQ(split("\u4F60\u597D\u3002\u6211\u5F88\u597D\uFF01\u4F60\u5462\uFF1F\u597D", "zh",
+                    version),
+              (Strings{"\u4F60\u597D\u3002", "\u6211\u5F88\u597D\uFF01", "\u4F60\u5462\uFF1F",
+                       "\u597D"}));
+    EXPECT_EQ(split("Tom sleeps\u3002 The cat eats\uFF01\uFF01 Is it red\uFF1F ok", "en", version),
+              (Strings{"Tom sleeps\u3002", "The cat eats\uFF01\uFF01", "Is it red\uFF1F", "ok"}));
+    EXPECT_EQ(split("\u4ED6\u8BF4\u300C\u597D\u3002\u300D\uFF08\u5BF9\u3002\uFF09\u8D70", "zh",
+                    version),
+              (Strings{"\u4ED6\u8BF4\u300C\u597D\u3002\u300D", "\uFF08\u5BF9\u3002\uFF09",
+                       "\u8D70"}));
+    EXPECT_EQ(split("\u3002\uFF01\uFF1F", "zh", version), Strings{});  // no word: no sentence
+  }
 }
 
 TEST(Sentences, TokenRangesPointAtTheTypedText) {
