@@ -1,6 +1,7 @@
-// libFuzzer harness: the tokenizer alone (English, French and another language; with and
-// without the vocabulary that turns on case repair) and the detokenizer, for a high rate of
-// inputs. Names and vocabularies are the tokenizer fixture's (tests/fixtures/tokenizer.json).
+// libFuzzer harness: the tokenizer alone (English, French, Chinese and another language; with
+// and without the vocabulary that turns on case repair; spec 3 and spec 2, which the shipped
+// en-fr models use) and the detokenizer, for a high rate of inputs. Names and vocabularies are
+// the tokenizer fixtures' (tests/fixtures/tokenizer.json, tokenizer-zh.json).
 // The first input byte picks the tokenizer; the rest is the text.
 // Findings: a crash, a sanitizer report, a leak, an escaping exception, a refusal without a
 // message, an empty token or one that is not valid UTF-8, or a refusal of valid UTF-8.
@@ -28,7 +29,14 @@ std::vector<std::unique_ptr<bl::Tokenizer>> make_tokenizers() {
     const auto vocab = fixture["vocab"][lang].get<std::vector<std::string>>();
     out.push_back(std::make_unique<bl::Tokenizer>(lang, names));
     out.push_back(std::make_unique<bl::Tokenizer>(lang, names, vocab));
+    out.push_back(std::make_unique<bl::Tokenizer>(lang, names, vocab, 2));
   }
+  const std::vector<uint8_t> zh_bytes = fuzz::repo_file("tests/fixtures/tokenizer-zh.json");
+  const auto zh = nlohmann::json::parse(zh_bytes.begin(), zh_bytes.end());
+  const auto zh_names = zh["names"]["zh"].get<std::vector<std::string>>();
+  out.push_back(std::make_unique<bl::Tokenizer>("zh", zh_names));
+  out.push_back(std::make_unique<bl::Tokenizer>(
+      "zh", zh_names, zh["vocab"]["zh"].get<std::vector<std::string>>()));
   out.push_back(std::make_unique<bl::Tokenizer>("xx", std::vector<std::string>{}));
   return out;
 }
