@@ -83,7 +83,7 @@ test('lets a course page on another origin load the widget, engine and models (C
 const PAGES = readdirSync(path.join(ROOT, 'web')).filter((f) => f.endsWith('.html'));
 
 test('every page runs under the CSP header the server sends it, with no violation', { timeout: 300_000 }, async () => {
-  assert.deepEqual(PAGES.sort(), ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'train.html', 'why.html']);
+  assert.deepEqual(PAGES.sort(), ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'learn.html', 'train.html', 'why.html']);
   const browser = await launch();
   try {
     for (const name of PAGES) {

@@ -132,7 +132,7 @@ describe('the site on python3 -m http.server', { timeout: 900_000 }, () => {
 
   test('every page loads with no error and no request for a file the site lacks', T, async () => {
     const pages = readdirSync(out).filter((f) => f.endsWith('.html')).sort();
-    assert.deepEqual(pages, ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'train.html', 'why.html']);
+    assert.deepEqual(pages, ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'learn.html', 'train.html', 'why.html']);
     for (const name of pages) {
       const page = await browser.newPage();
       const missing = [];

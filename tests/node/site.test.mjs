@@ -53,7 +53,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the folder', () => {
   test('holds the pages, the widget, the engine, the data, the model, its cards and licences, and the hints', () => {
-    for (const f of ['index.html', 'compare.html', 'why.html', 'train.html', 'embed.html', 'embed-docs.html', 'bahdanau-widget.js',
+    for (const f of ['index.html', 'compare.html', 'why.html', 'train.html', 'learn.html', 'learn.js', 'embed.html', 'embed-docs.html', 'bahdanau-widget.js',
       'app.js', 'lib/bahdanau.js', 'lib/catalogue.js', 'engine/worker.js', 'ui/ui.css', 'widget/engines.js',
       'data/bleu-by-length.json', 'data/long-sample.json', 'data/train-en-fr.bin', 'data/train-en-fr-gold.json', 'models/en-fr.safetensors', 'models/README.md',
       'LICENSE.txt', 'ATTRIBUTION.txt', 'README.txt', '_headers', '.htaccess', '.nojekyll', MARKER]) {
@@ -85,7 +85,7 @@ describe('the folder', () => {
 
   test('every file a page refers to (script src, link href, iframe src) is in the folder', () => {
     const pages = readdirSync(out).filter((f) => f.endsWith('.html'));
-    assert.deepEqual(pages.sort(), ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'train.html', 'why.html']);
+    assert.deepEqual(pages.sort(), ['compare.html', 'embed-docs.html', 'embed.html', 'index.html', 'learn.html', 'train.html', 'why.html']);
     let checked = 0;
     for (const page of pages) {
       const html = readFileSync(path.join(out, page), 'utf8');

@@ -12,6 +12,7 @@
 // data-accuracy, data-off-diagonal and data-heldout ("null" where there is none).
 
 import { h, s } from '../ui/dom.js';
+import { niceTicks } from '../ui/ticks.js';
 
 const MAX_POINTS = 600; // the training loss keeps at most this many points: halved when full
 
@@ -177,14 +178,4 @@ export class TrainingCurves {
       h('tbody', {}, m.map((r) => h('tr', { 'data-steps': r.steps, 'data-accuracy': r.accuracy ?? 'null', 'data-off-diagonal': r.offDiagonal ?? 'null', 'data-heldout': r.heldoutLoss ?? 'null' }, h('td', { text: String(r.steps) }), cell(r.seconds, 0), cell(r.loss, 3), cell(r.heldoutLoss, 3), pctCell(r.accuracy), pctCell(r.offDiagonal)))),
     );
   }
-}
-
-// About five round gridline values from 0 to top.
-function niceTicks(top) {
-  const raw = top / 4;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((k) => k * mag).find((k) => k >= raw) ?? raw;
-  const out = [];
-  for (let v = 0; v <= top + 1e-9; v += step) out.push(Number(v.toFixed(6)));
-  return out;
 }
