@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 
+#include "kernels/kernels-impl.h"  // the inference tanh and sigmoid
 #include "kernels/kernels.h"  // AdamStep
 
 // train-gemm-*.cpp
@@ -20,8 +21,10 @@ void bl_f32_train_tanh__scalar(size_t n, const float* x, float* y);
 void bl_f32_train_sigmoid__scalar(size_t n, const float* x, float* y);
 #if defined(BL_HAVE_SIMD)
 void bl_f32_train_exp__wasmsimd(size_t n, const float* x, float* y);
-void bl_f32_train_tanh__wasmsimd(size_t n, const float* x, float* y);
-void bl_f32_train_sigmoid__wasmsimd(size_t n, const float* x, float* y);
+// tanh and sigmoid: the inference kernels themselves (activation-wasmsimd.cpp), not copies or
+// wrappers; what training adds is their scalar twin above, lane for lane.
+inline constexpr auto bl_f32_train_tanh__wasmsimd = bl_f32_tanh__wasmsimd;
+inline constexpr auto bl_f32_train_sigmoid__wasmsimd = bl_f32_sigmoid__wasmsimd;
 #endif
 
 // train-adam-*.cpp
