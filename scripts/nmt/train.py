@@ -20,7 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import corpus, data, ibm, joined, unpunctuated
+from . import corpus, data, ibm, init_encoder, joined, unpunctuated
 from .checkpoints import Checkpoints
 from . import transformer
 from .model import Bahdanau, default_config
@@ -181,6 +181,10 @@ def parse_args(argv=None):
     ap.add_argument("--init", default=None, metavar="CKPT",
                     help="start from this checkpoint's weights (same config) with a new "
                          "optimizer and schedule: a second training stage")
+    ap.add_argument("--init-encoder", default=None, metavar="MODEL",
+                    help="copy this model file's English embeddings (shared words) and encoder "
+                         "into a fresh model: a new target language's head start "
+                         "(scripts/nmt/init_encoder.py)")
     ap.add_argument("--train-subset", type=int, default=None,
                     help="train on a fixed seeded sample of N single-sentence pairs")
     ap.add_argument("--batch", type=int, default=256)
@@ -280,6 +284,10 @@ def start(args, cfg, corp, ckpt_path):
             "steps": ck["state"]["step"], "seconds": round(ck["state"]["elapsed"])}]
         if not args.quiet:
             print(f"starting from {args.init} (its step {ck['state']['step']})", flush=True)
+    elif args.init_encoder:
+        summary = init_encoder.init_encoder(model, corp["src_itos"], args.init_encoder)
+        if not args.quiet:
+            print(summary, flush=True)
     if not args.quiet:
         print(f"model: {model.num_params():,} parameters, "
               f"{cfg.get('arch', 'rnn')}, scoring {cfg['scoring']}", flush=True)
@@ -292,6 +300,7 @@ def recipe_of(args, warmup):
                                             "max_len", "seed", "threads", "bf16", "joined",
                                             "train_subset", "arch", "joined_max_parts",
                                             "joined_max_len", "guided_alignment", "init",
+                                            "init_encoder",
                                             "unpunctuated")}
     recipe["warmup"] = warmup
     return recipe
