@@ -1,9 +1,11 @@
 """Attention as word alignment: the hand-made gold set and the measures scripts/eval reports.
 
-Gold file (models/eval/align-gold.tsv, documented in models/eval/README.md): lines of
-`english<TAB>french<TAB>links`, '#' lines are comments. Links are `e-f` (sure) or `e?f`
-(possible), 0-based indices into the spec-v1 tokens of the English and the French sentence
-(tokenization never depends on the model: names only change case).
+Gold files (models/eval/align-gold.tsv for French, align-gold-zh.tsv for Chinese, documented
+in models/eval/README.md): lines of `english<TAB>target<TAB>links`, '#' lines are comments.
+Links are `e-f` (sure) or `e?f` (possible), 0-based indices into the tokens of the English and
+the target sentence as tokenizer.tokenize splits them (French: spec v1, which versions 2 and 3
+split alike; Chinese: spec 3, one token per ideograph). Tokenization never depends on the
+model: names only change case. "French" below means the target side, whatever its language.
 
 Each measure forces the decoder through the gold French (Translator.force), so every model is
 judged on the same rows, and reads the attention row of each French token:
@@ -34,8 +36,10 @@ def parse_links(text):
     return sure, possible | sure
 
 
-def read_gold(path):
-    """[{"en", "fr", "en_tokens", "fr_tokens", "sure", "possible"}]; checks every index."""
+def read_gold(path, lang="fr"):
+    """[{"en", "fr", "en_tokens", "fr_tokens", "sure", "possible"}]; checks every index.
+    lang: the target language (the second column); "fr"/"fr_tokens" hold the target side in
+    every language, and "tgt"/"tgt_tokens" name them so too."""
     out = []
     with open(path, encoding="utf-8") as f:
         for ln, line in enumerate(f, 1):
@@ -46,14 +50,15 @@ def read_gold(path):
             if len(cols) != 3:
                 raise ValueError(f"{path}:{ln}: want 3 tab-separated columns, got {len(cols)}")
             en, fr, links = cols
-            et, ft = tk.tokenize(en, "en"), tk.tokenize(fr, "fr")
+            et, ft = tk.tokenize(en, "en"), tk.tokenize(fr, lang)
             sure, possible = parse_links(links)
             for e, fi in possible:
                 if not (0 <= e < len(et) and 0 <= fi < len(ft)):
                     raise ValueError(f"{path}:{ln}: link {e}-{fi} is outside {len(et)}x{len(ft)} "
                                      f"tokens ({et} / {ft})")
             out.append({"en": en, "fr": fr, "en_tokens": et, "fr_tokens": ft, "sure": sure,
-                        "possible": possible, "line": ln})
+                        "possible": possible, "line": ln, "tgt": fr, "tgt_tokens": ft,
+                        "lang": lang})
     return out
 
 
@@ -114,6 +119,11 @@ def torch_rows(translator):
     def rows_of(it):
         src_ids = translator.source(it["en"])[1]
         tgt_ids = translator.target(it["fr"])[1]
+        # The gold indices count the tokens read_gold made; a model whose own spec splits the
+        # sentence otherwise (a version-2 model reading Chinese) would be judged on shifted rows.
+        if len(src_ids) != len(it["en_tokens"]) or len(tgt_ids) != len(it["fr_tokens"]):
+            raise ValueError(f"gold line {it['line']}: the model tokenizes {it['fr']!r} into "
+                             f"{len(tgt_ids)} tokens, the gold set into {len(it['fr_tokens'])}")
         return [st["alpha"] for st in translator.force(src_ids, tgt_ids)[:-1]]
     return rows_of
 

@@ -27,6 +27,29 @@ def kind(r):
 ATTRIBUTION = ("English and French sentences from Tatoeba (https://tatoeba.org), CC-BY 2.0 FR; "
                "consecutive test-split sentences joined into longer inputs by "
                "scripts/nmt/joined.py")
+LANG_NAMES = {"fr": "French", "zh": "Chinese"}
+# What the JSON says BLEU counted, per target language (eval_langs.bleu_tokenizer).
+BLEU_TOKENS = {"fr": "the model's French tokens (tokenizer spec 2)",
+               "zh": "sacreBLEU's zh tokens (each CJK character a token; scripts/nmt/bleu_zh.py)"}
+
+
+def attribution(lang):
+    return ATTRIBUTION if lang == "fr" else ATTRIBUTION.replace(
+        "English and French", f"English and {LANG_NAMES.get(lang, lang)}")
+
+
+def long_inputs(items, lang="fr"):
+    """joined.long_inputs for a target language. The English parts are joined with a space in
+    every language, and so is a French reference; Chinese is written without a space between
+    sentences ("我饿了。你呢？", tokenizer.detokenize), so its reference parts are joined with
+    nothing. joined.long_inputs reads only the English to choose the parts, so the Chinese set
+    is the French one's construction exactly: it is run on the items' indices in place of
+    their references, and each index is then replaced by its first reference."""
+    if lang != "zh":
+        return joined.long_inputs(items)
+    keyed = [(en, [str(i)]) for i, (en, _) in enumerate(items)]
+    return [(bucket, en, "".join(items[int(k)][1][0] for k in ref.split(" ")))
+            for bucket, en, ref in joined.long_inputs(keyed)]
 
 
 def buckets():
@@ -94,20 +117,22 @@ def figure_svg(results, width=640, height=380):
     return "\n".join(out) + "\n"
 
 
-def sample(items, per_bucket):
+def sample(items, per_bucket, lang="fr"):
     """The first per_bucket inputs of each bucket of the long-input set (it is already a
     seeded draw), for the page's in-browser experiment."""
     out, seen = [], {}
     for bucket, en, fr in items:
         if seen.get(bucket, 0) < per_bucket:
             seen[bucket] = seen.get(bucket, 0) + 1
-            out.append({"bucket": bucket, "en": en, "fr": fr})
+            out.append({"bucket": bucket, "en": en, lang: fr})
     return out
 
 
 def write(results, command, svg=None, json_path=None, sample_path=None, items=(),
-          per_bucket=0):
-    """results: [{model, scoring, bleu: {bucket: BLEU}, sentences: {bucket: n}}]."""
+          per_bucket=0, lang="fr"):
+    """results: [{model, scoring, bleu: {bucket: BLEU}, sentences: {bucket: n}}]. lang: the
+    target language; French files are as they always were, others say their language and
+    put the reference under its code ("zh") in the sample."""
     if svg:
         with open(svg, "w") as f:
             f.write(figure_svg(results))
@@ -116,15 +141,20 @@ def write(results, command, svg=None, json_path=None, sample_path=None, items=()
                         "--by-length); the page's 'Why attention?' chart",
                "command": command, "date": datetime.date.today().isoformat(),
                "split": "test", "buckets": buckets(), "decoding": "greedy",
-               "bleu": "corpus BLEU, single reference, NLTK 3.8, on the model's French tokens (tokenizer spec 2)",
+               "bleu": "corpus BLEU, single reference, NLTK 3.8, on "
+                       + BLEU_TOKENS.get(lang, "the model's target tokens"),
                "models": results}
+        if lang != "fr":
+            doc["tgt_lang"] = lang
         os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
         with open(json_path, "w") as f:
             json.dump(doc, f, ensure_ascii=False, indent=1)
     if sample_path:
         doc = {"about": "a sample of the long-input set for the page's in-browser experiment",
-               "attribution": ATTRIBUTION, "command": command, "buckets": buckets(),
-               "per_bucket": per_bucket, "items": sample(items, per_bucket)}
+               "attribution": attribution(lang), "command": command, "buckets": buckets(),
+               "per_bucket": per_bucket, "items": sample(items, per_bucket, lang)}
+        if lang != "fr":
+            doc["tgt_lang"] = lang
         os.makedirs(os.path.dirname(os.path.abspath(sample_path)), exist_ok=True)
         with open(sample_path, "w") as f:
             json.dump(doc, f, ensure_ascii=False, indent=0)

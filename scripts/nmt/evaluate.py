@@ -2,18 +2,29 @@
 with --engine native also the mean entropy of the attention rows, in bits (how sharp the
 alignments are; the comparison page shows the same measure per sentence).
 
-BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) on the model's own target
-tokens (docs/tokenization.md, with case repair; web/lib/bleu.js computes the same in the page)
-of the detokenized output and references, cased. Multi-reference groups
-every French translation of one English sentence in the split; single-reference uses the first
-one in file order. chrF is NLTK's (character 6-grams, beta 3, macro-averaged over sentences);
-its multi-reference figure takes each sentence's best reference.
+The model file says which language it writes (cfg tgt_lang); that picks the default --data,
+--align and --everyday (scripts/nmt/eval_langs.py: French eng-fra.tsv, align-gold.tsv,
+everyday-fr.tsv; Chinese eng-cmn.tsv, align-gold-zh.tsv, everyday-zh.tsv). Flags given win.
+Models that write different languages are not scored in one run.
+
+BLEU is NLTK's corpus_bleu (4-gram, uniform weights, no smoothing) of the detokenized output
+and references, cased. For French it counts the model's own target tokens (docs/tokenization.md,
+with case repair; web/lib/bleu.js computes the same in the page); for Chinese, sacreBLEU's `zh`
+tokens (scripts/nmt/bleu_zh.py: each CJK character a token, other text as 13a splits it), the
+character-level BLEU published zh results use. Multi-reference groups
+every translation of one English sentence in the split; single-reference uses the first
+one in file order. chrF is NLTK's (character 6-grams, beta 3, macro-averaged over sentences,
+whitespace removed before counting, as sacreBLEU's chrF also ignores it, so a Chinese reference
+written "一个 DJ 。" scores as "一个DJ。"); its multi-reference figure takes each sentence's best
+reference. For Chinese the rows add sacreBLEU's own chrF2 (chrf2_*, scripts/nmt/chrf_sacre.py),
+which NLTK's differs from most on short sentences, and Chinese sentences are short in characters.
 
 The first row of each model (with the alignment measures) also scores the everyday set
-(models/eval/everyday-fr.tsv, --everyday): sentences a student would type, written for this
-project, decoded greedily by the chosen engine; a sentence is right when its output, normalised
-(case, apostrophes, spaces before punctuation, final full stop), is one of its accepted French
-translations. It reports the share right, per category, and lists the misses.
+(models/eval/everyday-fr.tsv or everyday-zh.tsv, --everyday): sentences a student would type,
+written for this project, decoded greedily by the chosen engine; a sentence is right when its
+output, normalised (scripts/nmt/everyday.py: case, apostrophes, spaces, final full stop; for
+Chinese also every space and full-width punctuation), is one of its accepted translations.
+It reports the share right, per category, and lists the misses.
 To score only the everyday set: scripts/eval --beam '' --align ''.
 """
 import argparse
@@ -30,7 +41,7 @@ import torch
 from nltk.translate.bleu_score import corpus_bleu
 from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
 
-from . import alignment, by_length as bl_out, data, everyday, export, joined
+from . import alignment, by_length as bl_out, chrf_sacre, data, eval_langs, everyday, export
 from . import tokenizer as tk
 from .search import Translator
 
@@ -38,7 +49,7 @@ DEFAULT_GOLD = os.path.join(data.ROOT, "models", "eval", "align-gold.tsv")
 
 
 def test_set(path, split="test", max_words=12):
-    """[(english, [french references...])] in file order, English of max_words words or fewer."""
+    """[(english, [target references...])] in file order, English of max_words words or fewer."""
     refs = collections.OrderedDict()
     for en, fr in data.read_pairs(path):
         if data.split_of(en) == split and len(en.split()) <= max_words:
@@ -46,17 +57,22 @@ def test_set(path, split="test", max_words=12):
     return list(refs.items())
 
 
-def score(hyps, refs, tokenize):
+def score(hyps, refs, tokenize, chrf2=False):
     """hyps: [text]; refs: [[text]] -> dict of BLEU/chrF, multi and single reference.
-    tokenize: the model's target tokenizer (Translator.target), the tokens BLEU counts."""
+    tokenize: the tokens BLEU counts (eval_langs.bleu_tokenizer). chrf2: also sacreBLEU's
+    chrF2 ("chrf2_multi", "chrf2_single"; scripts/nmt/chrf_sacre.py says why, for Chinese)."""
     h_tok = [tokenize(h) for h in hyps]
     r_tok = [[tokenize(r) for r in rs] for rs in refs]
     multi = corpus_bleu(r_tok, h_tok)
     single = corpus_bleu([[rs[0]] for rs in r_tok], h_tok)
     chrf_single = corpus_chrf([rs[0] for rs in refs], hyps)
     chrf_multi = sum(max(sentence_chrf(r, h) for r in rs) for h, rs in zip(hyps, refs)) / len(hyps)
-    return {"bleu_multi": 100 * multi, "bleu_single": 100 * single,
-            "chrf_multi": 100 * chrf_multi, "chrf_single": 100 * chrf_single}
+    out = {"bleu_multi": 100 * multi, "bleu_single": 100 * single,
+           "chrf_multi": 100 * chrf_multi, "chrf_single": 100 * chrf_single}
+    if chrf2:
+        out["chrf2_multi"] = chrf_sacre.corpus_chrf(hyps, refs)
+        out["chrf2_single"] = chrf_sacre.corpus_chrf(hyps, [rs[:1] for rs in refs])
+    return out
 
 
 # Lines the native CLI decodes together (--batch N): its output is the same, line for line, as
@@ -95,19 +111,22 @@ def attention_entropy(matrices):
     return sum(-sum(p * math.log2(p) for p in row if p > 0) for row in rows) / len(rows)
 
 
-def french_words(path):
-    """Every token of the French side of the corpus (all splits), for the copy measure."""
-    return {t for _, fr in data.read_pairs(path) for t in tk.tokenize(fr, "fr")}
+def target_words(path, lang="fr"):
+    """Every token of the target side of the corpus (all splits), for the copy measure."""
+    return {t for _, fr in data.read_pairs(path) for t in tk.tokenize(fr, lang)}
 
 
-def copy_rate(src_texts, hyps, fr_words):
+french_words = target_words  # its name before the Chinese model
+
+
+def copy_rate(src_texts, hyps, fr_words, lang="fr"):
     """Share of outputs (%) that contain a lowercase word of their source that never occurs on
-    the French side of the corpus: an English word copied by the <unk> replacement."""
+    the target side of the corpus: an English word copied by the <unk> replacement."""
     bad = 0
     for src, hyp in zip(src_texts, hyps):
         src_words = {t for t in tk.tokenize(src, "en") if tk.is_word_cp(ord(t[0]))
                      and not tk.is_upper(ord(t[0])) and not t[0].isdigit()}
-        bad += any(t in src_words and t not in fr_words for t in tk.tokenize(hyp, "fr"))
+        bad += any(t in src_words and t not in fr_words for t in tk.tokenize(hyp, lang))
     return 100.0 * bad / max(len(hyps), 1)
 
 
@@ -131,7 +150,9 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", nargs="+",
                     default=[os.path.join(data.ROOT, "models", "en-fr.safetensors")])
-    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--data", default=None,
+                    help="the corpus (default: the target language's, eval_langs.DEFAULTS; "
+                         f"French {data.DEFAULT_DATA})")
     ap.add_argument("--split", default="test", choices=["dev", "test"])
     ap.add_argument("--max-words", type=int, default=12)
     ap.add_argument("--beam", default="1,4", help="comma-separated beam sizes (1 = greedy)")
@@ -139,11 +160,14 @@ def main(argv=None):
     ap.add_argument("--engine", default="torch", choices=["torch", "native"],
                     help="decode with the PyTorch reference or the native C++ core")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--align", default=DEFAULT_GOLD,
-                    help="alignment gold set ('' to skip): accuracy, mass, AER, entropy")
-    ap.add_argument("--everyday", default=everyday.DEFAULT_PATH,
+    ap.add_argument("--align", default=None,
+                    help="alignment gold set ('' to skip): accuracy, mass, AER, entropy "
+                         "(default: the target language's, align-gold.tsv for French, "
+                         "align-gold-zh.tsv for Chinese)")
+    ap.add_argument("--everyday", default=None,
                     help="everyday set ('' to skip): share of sentences translated as one of "
-                         "their accepted French sentences (greedy), and the misses")
+                         "their accepted translations (greedy), and the misses (default: "
+                         "everyday-fr.tsv or everyday-zh.tsv, by target language)")
     ap.add_argument("--by-length", action="store_true",
                     help="also BLEU per source-length bucket of the long-input set (greedy); "
                          "prints the model card's table")
@@ -168,17 +192,27 @@ def main(argv=None):
         ap.error("--no-copy-rule needs --engine torch (the engines always apply the rule)")
     torch.set_num_threads(args.threads)
 
+    # Every model is read first: their target language picks the defaults for the whole run.
+    loaded = [(path, *export.load_model(path)) for path in args.model]
+    lang = eval_langs.common_lang([eval_langs.target_lang(meta["cfg"]) for _, _, meta in loaded],
+                                  [os.path.basename(path) for path in args.model])
+    for key, value in eval_langs.defaults(lang).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if args.data is None:
+        ap.error(f"no default corpus for target language {lang!r}: pass --data")
+
     items = test_set(args.data, args.split, args.max_words)[:args.limit]
     refs = [rs for _, rs in items]
-    gold = alignment.read_gold(args.align) if args.align else []
+    gold = alignment.read_gold(args.align, lang) if args.align else []
     everyday_items = everyday.read(args.everyday) if args.everyday else []
-    long_items = joined.long_inputs(test_set(args.data, args.split, 60)) if args.by_length else []
-    fr_words = french_words(args.data) if args.copy else None
+    long_items = bl_out.long_inputs(test_set(args.data, args.split, 60), lang) \
+        if args.by_length else []
+    fr_words = target_words(args.data, lang) if args.copy else None
     rows, curves = [], []
-    for path in args.model:
-        model, meta = export.load_model(path)
+    for path, model, meta in loaded:
         tr = Translator(model, meta, copy_rule=not args.no_copy_rule)
-        tokenize = lambda text, tr=tr: tr.target(text)[0]  # noqa: E731
+        tokenize = eval_langs.bleu_tokenizer(lang, lambda text, tr=tr: tr.target(text)[0])
         extra = {"model": os.path.basename(path), "dtype": meta["cfg"].get("dtype", "?"),
                  "decoder": meta["cfg"].get("decoder", "paper"), "scoring": meta["cfg"]["scoring"],
                  "arch": meta["cfg"].get("arch", "rnn")}
@@ -198,7 +232,7 @@ def main(argv=None):
                 return [t for t, _ in native_translations(path, texts, 1)]
             return [tr.translate(t)["text"] for t in texts]
         if everyday_items:
-            extra.update(everyday.score(decode, everyday_items))
+            extra.update(everyday.score(decode, everyday_items, lang))
         if long_items:
             extra["bleu_by_length"], counts = by_length(decode, long_items, tokenize)
             curves.append({"model": os.path.basename(path).replace(".safetensors", ""),
@@ -223,9 +257,14 @@ def main(argv=None):
                    "engine": args.engine, "beam": beam, "copy_rule": not args.no_copy_rule,
                    "sentences": len(items),
                    "references": sum(len(r) for r in refs), "seconds": round(time.time() - t0, 1)}
-            row.update({k: round(v, 2) for k, v in score(hyps, refs, tokenize).items()})
+            row.update({k: round(v, 2) for k, v in
+                        score(hyps, refs, tokenize, chrf2=lang == "zh").items()})
+            if lang != "fr":  # French rows stay as they always were
+                row["tgt_lang"] = lang
+                row["bleu_tokens"] = "sacrebleu-zh" if lang == "zh" else "model"
             if fr_words is not None:
-                row["copy_rate"] = round(copy_rate([en for en, _ in items], hyps, fr_words), 2)
+                row["copy_rate"] = round(copy_rate([en for en, _ in items], hyps, fr_words,
+                                                   lang), 2)
             row["attention_entropy_bits"] = None if entropy is None else round(entropy, 3)
             rows.append(row)
             print(json.dumps(row) if args.json else
@@ -234,13 +273,16 @@ def main(argv=None):
                   f"single {row['chrf_single']:.2f}"
                   + ("" if entropy is None else f" | attention entropy {entropy:.3f} bits/row")
                   + ("" if fr_words is None else f" | copies English {row['copy_rate']:.2f}%")
+                  + ("" if "chrf2_multi" not in row else f" | sacreBLEU chrF2 multi "
+                     f"{row['chrf2_multi']:.2f} single {row['chrf2_single']:.2f}")
+                  + ("" if lang == "fr" else f" | BLEU on {lang} tokens (bleu_zh.py)")
                   + f" ({len(items)} sentences, {row['seconds']}s)", flush=True)
     if curves:
         print("\nBLEU by source length (long-input set, greedy):\n" + bl_out.markdown_table(curves))
         command = "scripts/eval " + " ".join(shlex.quote(a) for a in
                                              (argv if argv is not None else sys.argv[1:]))
         bl_out.write(curves, command, args.figure, args.figure_json, args.sample, long_items,
-                     args.sample_per_bucket)
+                     args.sample_per_bucket, lang)
     return rows
 
 

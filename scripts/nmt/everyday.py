@@ -1,5 +1,6 @@
-"""The everyday set (models/eval/everyday-fr.tsv): sentences a student would type, written for
-this project (not from Tatoeba), each with the French translations a teacher would accept.
+"""The everyday sets (models/eval/everyday-fr.tsv, everyday-zh.tsv): sentences a student would
+type, written for this project (not from Tatoeba), each with the translations a teacher would
+accept.
 scripts/eval scores every model on it: the share of sentences whose output is one of the
 accepted translations once both are normalised, per category, and the misses.
 
@@ -19,8 +20,9 @@ SPACES = re.compile(r"[\s\u00a0\u202f\u2007\u2009\u200a\u2060\ufeff]+")
 
 
 def read(path=DEFAULT_PATH):
-    """[{"category", "en", "accepted": [french...], "line"}] in file order.
-    Lines: category<TAB>english<TAB>french | french | ...; blank and '#' lines are skipped."""
+    """[{"category", "en", "accepted": [translations...], "line"}] in file order.
+    Lines: category<TAB>english<TAB>translation | translation | ...; blank and '#' lines are
+    skipped."""
     items, seen = [], {}
     with open(path, encoding="utf-8") as f:
         for ln, line in enumerate(f, 1):
@@ -44,10 +46,13 @@ def read(path=DEFAULT_PATH):
     return items
 
 
-def normalize(text):
+def normalize(text, lang="fr"):
     """The form outputs and accepted translations are compared in: NFC, case-folded, one
     apostrophe ('), no « » or double quotes, single spaces, no space before ? ! : ; , . and no
-    final full stop ("Tu viens ?" == "tu viens?", "J’ai froid" == "j'ai froid.")."""
+    final full stop ("Tu viens ?" == "tu viens?", "J’ai froid" == "j'ai froid.").
+    lang "zh": normalize_zh."""
+    if lang == "zh":
+        return normalize_zh(text)
     s = unicodedata.normalize("NFC", text)
     for ch in APOSTROPHES:
         s = s.replace(ch, "'")
@@ -60,14 +65,35 @@ def normalize(text):
     return s
 
 
-def is_right(output, accepted):
-    out = normalize(output)
-    return any(out == normalize(a) for a in accepted)
+# Chinese punctuation that NFKC leaves as it is, folded to the ASCII mark a reader takes it for.
+# NFKC already folds the full-width forms (，？！：；（） U+FF01-FF5E) and the ideographic space.
+# 、 (enumeration comma) is folded to "," as well: a model that lists "红、蓝" as "红，蓝" is
+# not wrong in a way a teacher would mark.
+ZH_PUNCT = {"\u3002": ".", "\u3001": ",", "\uff61": ".", "\uff64": ","}
+ZH_QUOTES = "\u300c\u300d\u300e\u300f\u201c\u201d\u2018\u2019\"'"
 
 
-def score(translate, items):
-    """translate: [english] -> [french] (one call for the whole set, so an engine can batch);
-    items: read(). -> {"everyday_right": percent, "everyday_sentences": n,
+def normalize_zh(text):
+    """Chinese is compared ignoring every space (the data write "一个 DJ 。" as often as
+    "一个DJ。") and full-width against half-width forms: NFKC (，→, ？→? ３→3 Ａ→A), 。→. 、→,,
+    quotes “”「」『』 dropped, case-folded (Latin words), no final full stop. Characters are not
+    converted between simplified and traditional: an accepted list that wants both lists both."""
+    s = unicodedata.normalize("NFKC", text)
+    s = "".join(ZH_PUNCT.get(ch, ch) for ch in s)
+    s = "".join(ch for ch in s if ch not in ZH_QUOTES and not ch.isspace())
+    s = s.casefold()
+    return s.rstrip(".")
+
+
+def is_right(output, accepted, lang="fr"):
+    out = normalize(output, lang)
+    return any(out == normalize(a, lang) for a in accepted)
+
+
+def score(translate, items, lang="fr"):
+    """translate: [english] -> [translations] (one call for the whole set, so an engine can
+    batch); items: read(); lang: the target language, for normalize().
+    -> {"everyday_right": percent, "everyday_sentences": n,
     "everyday_by_category": {category: {"right", "sentences", "share"}},
     "everyday_misses": [{"en", "got", "category"}]} in file order."""
     outputs = translate([it["en"] for it in items])
@@ -77,7 +103,7 @@ def score(translate, items):
     for it, got in zip(items, outputs):
         c = by_cat.setdefault(it["category"], {"right": 0, "sentences": 0})
         c["sentences"] += 1
-        if is_right(got, it["accepted"]):
+        if is_right(got, it["accepted"], lang):
             c["right"] += 1
             right += 1
         else:
