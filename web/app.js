@@ -7,7 +7,7 @@
 import { EngineClient } from './engine/client.js';
 import { adoptEarly } from './app/early-model.js';
 import { forcedSteps } from './engine/steps.js';
-import { EXAMPLES, titleExamples } from './app/examples.js';
+import { titleExamples } from './app/examples.js';
 import { restoreText, wireTextBox } from './app/text-box.js';
 import { ForceMode } from './app/force.js';
 import { FixedContext } from './app/fixed-context.js';
@@ -24,6 +24,7 @@ import { highlightTokens, renderSourceTokens } from './app/source-tokens.js';
 import { showStatus } from './app/status-line.js';
 import { TransformerParts } from './app/transformer.js';
 import { ModelMenu } from './app/model-menu.js';
+import { TargetLanguage } from './app/target-lang.js';
 import { TrainedModel } from './train/trained-model.js';
 import { clampBeam, permalink, readParams } from './app/params.js';
 import { currentView, redrawOnResize, showView, wireViews } from './app/views.js';
@@ -34,19 +35,20 @@ import { Figure } from './ui/figure.js';
 import { AttentionMatrix } from './ui/matrix.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { StepPanel } from './ui/step-panel.js';
-import { STRINGS } from './ui/strings.js';
 import { TRANSFORMER_STRINGS, isMissingModel } from './ui/transformer-strings.js';
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 const app = $('app');
 const input = $('source-input');
 const params = readParams(location);
+// The model's target language (French, Chinese): the captions name it (app/target-lang.js).
+const target = new TargetLanguage(params.model);
 
 // What changes while the page is open, in one place. The pending* values come from a permalink
 // and are used once: the word to stop at, the French to align, the paragraph's sentence on show.
 const state = {
   lang: params.lang,
-  S: STRINGS[params.lang],
+  S: target.strings(params.lang),
   client: null,
   engine: null, // {info, engine} once loaded
   sentence: null, // {text, beam, sourceTokens, result, msPerWord, pieces, modelSteps, modelPieces}
@@ -113,8 +115,10 @@ const paragraph = new Paragraph($('paragraph'), {
 });
 
 // Another model opens the page anew on it, with the same sentence and language.
+// The language pair choice before it: a pair opens on its first model.
 const menu = new ModelMenu($('model-menu'), {
   current: params.model,
+  pairs: true,
   go: (model) => location.assign(permalink(location, { text: input.value, model, step: null, beam: beamWidth(), simd: params.simd, lang: state.lang, whole: paragraph.whole })),
 });
 
@@ -161,6 +165,7 @@ async function loadModel() {
     return;
   }
   tf.setInfo(state.engine.info), fixed.setInfo(state.engine.info);
+  if (target.setInfo(state.engine.info)) setLanguage(state.lang); // a model by URL into another language
   progress.hide();
   setState('ready');
   renderStatus();
@@ -332,10 +337,11 @@ function setHover(cell, from) {
 
 function setLanguage(next) {
   state.lang = next;
-  state.S = STRINGS[state.lang];
+  state.S = target.strings(state.lang);
   applyStrings(document, state.S, state.lang);
+  target.tag(document);
   labelLangToggle($('lang'), state.S, state.lang); // the other language, named in it
-  titleExamples($('examples'), EXAMPLES, state.lang);
+  titleExamples($('examples'), target.examples, state.lang);
   figure.setStrings(state.S);
   lines.setStrings(state.S);
   force.setStrings(state.S);
@@ -343,7 +349,7 @@ function setLanguage(next) {
   tf.setLang(state.lang), fixed.setLang(state.lang);
   menu.setLang(state.lang);
   trained?.setLang(state.lang);
-  edits.setLang(state.lang);
+  edits.setLang(state.lang, target.target);
   renderStatus();
   renderInputNote();
   renderBeam();
@@ -380,6 +386,7 @@ function wire() {
     form: $('form'),
     input,
     examples: $('examples'),
+    list: target.examples,
     onSubmit: () => {
       state.pendingStep = null;
       translate();

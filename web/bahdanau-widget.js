@@ -6,6 +6,8 @@
 //   <attention-translator text="The black cat is sleeping." autoplay panel></attention-translator>
 //
 // Attributes: widget/attributes.js (the table the element observes and reads them through).
+// About 430 lines, on purpose: the element's life cycle (attributes, load, decode, play) reads in
+// one place; each mode and view it drives is its own module in widget/ and ui/.
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
 // done {text, result, sentence (split-sentences: its number, from 1; else null)}, error
 // {message}; in the two-model modes info, text and result are {a, b} and step is
@@ -23,6 +25,9 @@ import { AttentionMatrix } from './ui/matrix.js';
 import { SentenceTabs } from './ui/sentence-tabs.js';
 import { StepPanel } from './ui/step-panel.js';
 import { LANG_TAGS, STRINGS } from './ui/strings.js';
+import { TARGET_TAGS } from './ui/pair-strings.js';
+import { retarget } from './ui/target-strings.js';
+import { PAIRS, pairOf } from './lib/catalogue.js';
 import { TRANSFORMER_STRINGS } from './ui/transformer-strings.js';
 import { whenNear } from './ui/when-near.js';
 import { WIDGET_STRINGS } from './ui/widget-strings.js';
@@ -51,6 +56,9 @@ export class AttentionTranslator extends HTMLElement {
   #translator = null;
   #modelUrl = null;
   #modelLabel = '';
+  // The model's target language: from the catalogue while a named model loads, then from its
+  // info(); the captions and the output's lang= follow it.
+  #target = 'fr';
   #loading = null;
   #sentence = null; // {text, beam, sourceTokens, result, pieces}
   #pending = false;
@@ -96,8 +104,9 @@ export class AttentionTranslator extends HTMLElement {
     return attr(this, 'lang');
   }
 
+  // The captions, naming the model's target language (French, Chinese: ui/target-strings.js).
   get #S() {
-    return STRINGS[this.#lang];
+    return retarget(STRINGS[this.#lang], this.#lang, this.#target);
   }
 
   get #W() {
@@ -159,6 +168,7 @@ export class AttentionTranslator extends HTMLElement {
     const S = this.#S;
     const mode = attr(this, 'controls');
     e.widget.setAttribute('lang', LANG_TAGS[this.#lang]);
+    e.output.setAttribute('lang', TARGET_TAGS[this.#target] ?? 'fr');
     e.widget.dataset.controls = mode;
     e.controls.hidden = mode === 'none';
     e.form.hidden = mode !== 'full';
@@ -181,7 +191,7 @@ export class AttentionTranslator extends HTMLElement {
     labelShadow(e, S, this.#W);
     this.#layoutView.apply(attr(this, 'layout'), { panel: attr(this, 'panel'), pair, W: this.#W });
     this.#edits.setControls(mode);
-    this.#edits.setLang(this.#lang);
+    this.#edits.setLang(this.#lang, this.#target);
     this.#tabs.setStrings(S);
     if (!this.#translator && this.state === 'idle') e.progressLabel.textContent = this.#W.waiting;
     this.#figure.setStrings(S);
@@ -247,6 +257,7 @@ export class AttentionTranslator extends HTMLElement {
     if (model.url !== this.#modelUrl || !this.#translator) {
       this.#modelUrl = model.url;
       this.#translator = null;
+      this.#setTarget(pairOf(model.name) ? PAIRS[pairOf(model.name)].target : 'fr');
       this.#dropSentence();
       this.#setState('loading');
       this.#progress(null);
@@ -263,10 +274,19 @@ export class AttentionTranslator extends HTMLElement {
       if (this.#loading !== loading) return; // the model changed meanwhile
       this.#translator = translator;
       this.#modelLabel = model.label;
+      this.#setTarget(translator.info().tgtLang);
       this.#setState('ready');
       this.dispatchEvent(new CustomEvent('ready', { detail: { info: translator.info(), engine: translator.engine } }));
     }
     this.#start();
+  }
+
+  // A new target language re-labels the captions (the strings are retargeted in #S).
+  #setTarget(target) {
+    const t = Object.hasOwn(TARGET_TAGS, target) ? target : 'fr';
+    if (t === this.#target) return;
+    this.#target = t;
+    if (this.#el) this.#layout();
   }
 
   // The model is bad or replaced: a decode still running stops at its next step (no done), and

@@ -7,10 +7,12 @@ import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES, exampleChips, titleExamples } from './app/examples.js';
 import { applyStrings, labelLangToggle } from './app/i18n.js';
-import { ModelMenu } from './app/model-menu.js';
+import { ModelMenu, PairChoice } from './app/model-menu.js';
 import { compareLink, readCompareParams } from './app/params.js';
 import { submitOnEnter } from './app/text-box.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
+import { PAIR_STRINGS } from './ui/pair-strings.js';
+import { PAIRS, pairOf } from './lib/catalogue.js';
 import { CompareView } from './ui/compare-view.js';
 import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
@@ -48,6 +50,14 @@ const menus = SIDES.map((side) => new ModelMenu($(`menu-${side}`), {
     { text: input.value, simd: params.simd, lang, a: params.a.name, b: params.b.name, [side]: name, edits: edits.linkValues })),
 }));
 
+// The language pair choice: a comparison needs two models into one language, and English→Chinese
+// has one so far, so it is offered greyed out with that reason beside it.
+const pairChoice = new PairChoice($('pair-choice'), {
+  current: pairOf(params.a.name),
+  refuse: (p, P) => (PAIRS[p].models.length < 2 ? P.compareOnlyOne : null),
+  go: () => location.assign(compareLink(location.href, { text: input.value, simd: params.simd, lang })),
+});
+
 function setState(state) {
   app.dataset.state = state;
   $('go').disabled = state === 'loading';
@@ -61,6 +71,13 @@ function showError(title, detail) {
 function hideError() {
   hideErrorBox($('error'));
   if (params.badModel) showError(S.errorTitle, S.errorModelParam);
+  else if (params.pairRefused) showError(S.errorTitle, refusal(params.pairRefused));
+}
+
+// What a refused a= and b= pair is told (app/params.js refusePair), in the page's language.
+function refusal({ kind, a, b }) {
+  const P = PAIR_STRINGS[lang];
+  return `${kind === 'mixed' ? P.compareMixed(a, b) : P.compareSame(a)} ${P.fallback}`;
 }
 
 async function load() {
@@ -147,6 +164,7 @@ function setLanguage(next) {
   view.setLang(lang);
   edits.setLang(lang);
   for (const m of menus) m.setLang(lang);
+  pairChoice.setLang(lang);
   renderStatus();
 }
 

@@ -19,6 +19,7 @@ import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
 import { STRINGS } from './ui/strings.js';
 import { WHY_STRINGS } from './ui/why-strings.js';
+import { PAIR_STRINGS } from './ui/pair-strings.js';
 
 // The experiment's wall time in headless Chromium on this project's loaded two-core test
 // machine, as the page states it: tests/browser/why.test.mjs prints each run's. Measured with
@@ -74,6 +75,11 @@ function showError(title, detail) {
 function hideError() {
   hideErrorBox($('error'));
   if (params.badModel) showError(S.errorTitle, S.errorModelParam);
+  else if (params.pairRefused) { // a= and b= into two languages, or en-zh twice (app/params.js)
+    const { kind, a, b } = params.pairRefused;
+    const P = PAIR_STRINGS[lang];
+    showError(S.errorTitle, `${kind === 'mixed' ? P.compareMixed(a, b) : P.compareSame(a)} ${P.fallback}`);
+  }
 }
 
 async function fetchJson(url) {

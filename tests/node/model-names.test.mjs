@@ -39,9 +39,10 @@ console.log(JSON.stringify(out));`);
 
 test('a model name resolves against the package, not the working directory', () => {
   const got = runElsewhere(`const out = {};
-for (const name of ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'tiny']) {
+for (const name of ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-zh', 'tiny']) {
   const tr = await createTranslator({ model: name });
   out[name] = tr.info().scoring;
+  if (name === 'en-zh') out.zh = [tr.info().tgtLang, tr.translate('I ate an apple yesterday.').text];
   tr.dispose();
 }
 try { await createTranslator({ model: 'en-fr-f32' }); out.missing = 'loaded'; } catch (e) { out.missing = e.message; }
@@ -50,6 +51,9 @@ console.log(JSON.stringify(out));`);
   assert.equal(got['en-fr-dot'], 'scaled_dot');
   assert.equal(got['en-fr-noattn'], 'none');
   assert.equal(got.tiny, 'additive');
+  assert.equal(got['en-zh'], 'additive');
+  assert.equal(got.zh[0], 'zh');
+  assert.match(got.zh[1], /\p{Script=Han}/u);
   // en-fr-f32 exists only once scripts/export has made it.
   if (got.missing !== 'loaded') {
     assert.match(got.missing, /^cannot read model en-fr-f32: it is not in this copy of bahdanau-live \(looked for .*models\/en-fr-f32\.safetensors/);

@@ -61,14 +61,15 @@ test('the tarball holds the engine, the API, the CLI, the widget and its models,
     'web/dist/bahdanau-simd.js', 'web/dist/bahdanau-scalar.js',
     'web/lib/bahdanau.js', 'web/lib/relaxed.js', 'web/lib/edits.js', 'scripts/lib/attend-args.mjs',
     'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'README.md', 'LICENSE', 'web/engine/worker.js',
-    'web/models/en-fr.safetensors', 'web/models/en-fr-dot.safetensors', 'web/models/en-fr-noattn.safetensors',
+    'web/models/en-fr.safetensors', 'web/models/en-fr-dot.safetensors', 'web/models/en-fr-noattn.safetensors', 'web/models/en-zh.safetensors',
     'web/models/README.md', 'web/data/train-en-fr.bin', 'web/data/train-en-fr-gold.json',
     'web/data/train-en-fr.README.md', ...widget, ...styles]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   assert.deepEqual(files.filter((f) => /^(tests|build|src|shared)\//.test(f) || /f32\.safetensors$/.test(f)), []);
   assert.deepEqual(files.filter((f) => f.endsWith('.safetensors')), ['web/models/en-fr-dot.safetensors',
-    'web/models/en-fr-noattn.safetensors', 'web/models/en-fr.safetensors'], 'the default model and those of the two-model modes');
+    'web/models/en-fr-noattn.safetensors', 'web/models/en-fr.safetensors', 'web/models/en-zh.safetensors'],
+    'the default model, those of the two-model modes, and English→Chinese (model="en-zh")');
   assert.deepEqual(files.filter((f) => f.endsWith('.html')), [], 'no pages: the widget only');
   assert.equal(statSync(tarball.path).size, tarball.size);
   assert.ok(tarball.size < 20 << 20, `the tarball is ${tarball.size} bytes`);
@@ -80,7 +81,7 @@ test('import by package name translates as the repository API does: no model, or
 const tr = await createTranslator();
 const r = tr.translate('I am cold.');
 const named = {};
-for (const name of ['en-fr', 'en-fr-dot', 'en-fr-noattn']) {
+for (const name of ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-zh']) {
   const t = await createTranslator({ model: name });
   named[name] = [t.info().scoring, t.translate('I am cold.').text];
   t.dispose();
@@ -102,6 +103,9 @@ tr.dispose();`;
   assert.deepEqual(got.named['en-fr'], ['additive', text]);
   assert.equal(got.named['en-fr-dot'][0], 'scaled_dot');
   assert.equal(got.named['en-fr-noattn'][0], 'none');
+  // English->Chinese by name from the installed package: Chinese out (its words are not fixed).
+  assert.equal(got.named['en-zh'][0], 'additive');
+  assert.match(got.named['en-zh'][1], /\p{Script=Han}/u);
   assert.match(got.missing, /^cannot read model en-fr-transformer: it is not in this copy of bahdanau-live \(looked for .*node_modules\/bahdanau-live\/web\/models\/en-fr-transformer\.safetensors\)/);
 });
 

@@ -270,7 +270,7 @@ describe('the command line', () => {
       { out: 'o', models: ['en-fr', 'en-fr-dot'], compress: false, force: true, help: false });
     assert.deepEqual(parseArgs(['o', '--models=tiny, en-fr,tiny']).models, ['tiny', 'en-fr']);
     assert.equal(parseArgs(['--help']).help, true);
-    assert.deepEqual(DEFAULT_MODELS, ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-fr-transformer'].filter((m) =>
+    assert.deepEqual(DEFAULT_MODELS, ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-zh', 'en-fr-transformer'].filter((m) =>
       existsSync(path.join(ROOT, 'models', `${m}.safetensors`))));
   });
 

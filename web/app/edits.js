@@ -39,6 +39,7 @@ export function editBase(sentence, info, label, force = null) {
 export class PageEdits extends EditMode {
   #page;
   #findings;
+  #findingsRoot;
 
   constructor(container, findingsRoot, page) {
     const { state } = page;
@@ -53,12 +54,17 @@ export class PageEdits extends EditMode {
       refresh: page.refresh,
     });
     this.#page = page;
+    this.#findingsRoot = findingsRoot;
     this.#findings = new EditFindings(findingsRoot, { lang: state.lang });
   }
 
-  setLang(lang) {
-    super.setLang(lang);
+  // target: the model's target language. The recorded measurement is en-fr's models' (their
+  // gold set and human translations are French), so a model into another language hides it
+  // rather than show figures that are not its own.
+  setLang(lang, target) {
+    super.setLang(lang, target);
     this.#findings?.setLang(lang);
+    if (target) this.#findingsRoot.hidden = target !== 'fr';
   }
 
   rebase() {

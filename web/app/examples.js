@@ -1,5 +1,5 @@
 // Example sentences, each chosen (on the shipped model) to show something about attention; why
-// is the chip's tooltip, zh the same in Chinese (French words quoted).
+// is the chip's tooltip, zh the same in Chinese (target words quoted).
 
 import { h } from '../ui/dom.js';
 
@@ -17,6 +17,27 @@ export const EXAMPLES = [
     zh: '一个长句：对齐大致沿着对角线',
   },
 ];
+
+// For an English->Chinese model: sentences where Chinese moves a whole phrase, so a row jumps
+// far from the diagonal (checked on the en-zh model; the tooltips say what Chinese does, not
+// the model's exact words, since a retrained model may phrase it a little differently).
+export const ZH_EXAMPLES = [
+  { text: 'I ate an apple yesterday.', why: 'yesterday moves before the verb: 昨天 looks ahead at the last English word, then 吃 (ate) jumps back',
+    zh: '“yesterday”移到动词之前：写“昨天”时看向句末的英文词，写“吃”时再跳回“ate”' },
+  { text: 'I will meet him at the station tomorrow.', why: 'time and place both come before the verb: 明天 and 在车站 first, then 见 (meet)',
+    zh: '时间和地点都放在动词之前：先写“明天”和“在车站”，再写“见”' },
+  { text: 'This is the house where I was born.', why: 'the relative clause moves before the noun: 我出生的 comes before 房子 (house)',
+    zh: '关系从句移到名词之前：“我出生的”在“房子”之前' },
+  { text: 'I read a book in the library yesterday.', why: 'time and place before the verb: 昨天 and 在图书馆 come before 读 (read)',
+    zh: '时间和地点放在动词之前：“昨天”和“在图书馆”在“读”之前' },
+  { text: 'She went to Paris last year.', why: 'last year moves to the front: 去年 before 去 (went)', zh: '“last year”移到前面：“去年”在“去”之前' },
+  { text: 'I play the piano every evening.', why: 'every evening moves before the verb: 每天晚上 before 弹 (play)', zh: '“every evening”移到动词之前：“每天晚上”在“弹”之前' },
+  { text: 'Do you like apples?', why: 'a yes-no question: Chinese keeps the statement order and ends in 吗, which looks at the question mark',
+    zh: '是非问句：中文保持陈述句的语序，句末加“吗”，它看向问号' },
+];
+
+// The chips for a model's target language: French's by default.
+export const examplesFor = (target) => (target === 'zh' ? ZH_EXAMPLES : EXAMPLES);
 
 // For compare.html: sentences that show where the additive and the dot-product model agree and
 // where they part (checked on the shipped en-fr and en-fr-dot models, greedy).

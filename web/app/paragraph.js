@@ -158,7 +158,10 @@ export class Paragraph {
       const failed = r?.error !== undefined;
       const text = !r ? '…' : failed ? S.sentenceFailed(k + 1) : r.text;
       const cls = ['paragraph-sentence', k === this.#tabs.selected ? 'is-selected' : '', failed ? 'is-failed' : ''];
-      return [k ? ' ' : '', h('span', { class: cls.join(' ').trim(), 'data-sentence': k, lang: r && !failed ? 'fr' : null, text })];
+      // Joined as the target language writes: Chinese sentences with no space between them.
+      // S.targetTag and targetLang come from ui/target-strings.js (French when not marked).
+      const gap = k && S.targetLang !== 'zh' ? ' ' : '';
+      return [gap, h('span', { class: cls.join(' ').trim(), 'data-sentence': k, lang: r && !failed ? S.targetTag ?? 'fr' : null, text })];
     }));
   }
 }

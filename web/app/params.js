@@ -17,17 +17,18 @@
 //   edit   an attention edit, repeated for each: S:J (word S looks all at column J, both from
 //          0) or S:w0,w1,... (its weights); ui/attention-edit.js reads them, dropping the rest
 // compare.html takes text, step, simd, lang, edit, and a / b: the two models side by side (same
-// rules as model=; by default the additive and the scaled-dot model). why.html takes the same,
+// rules as model=; by default the additive and the scaled-dot model; two models into different
+// languages, or English->Chinese's one model twice, fall back to the defaults with a note). why.html takes the same,
 // a / b defaulting to the model without attention and the additive one.
 
-import { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS } from '../lib/catalogue.js';
+import { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS, refusePair } from '../lib/catalogue.js';
 import { parseEdits } from '../ui/attention-edit.js';
 import { DEFAULT_SPEED, SPEED_NAMES } from '../ui/player.js';
 import { TRAINED_MODEL } from '../train/handoff.js';
 import { TRAINED_NOTE } from '../train/strings.js';
 
 // The catalogue's names, for the page's modules and tests that read them here.
-export { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS };
+export { COMPARE_MODELS, DEFAULT_MODEL, LINEAGE, LINEAGE_KINDS, MAX_BEAM, MAX_TEXT, MODELS, WHY_MODELS, refusePair };
 
 // -> {name, url (absolute), label} or null when the value may not be used.
 export function resolveModel(value, base) {
@@ -112,12 +113,16 @@ export function readCompareParams(location, defaults = COMPARE_MODELS) {
   const q = new URLSearchParams(location.search);
   const base = location.href;
   let badModel = false;
-  const [a, b] = ['a', 'b'].map((name, k) => {
+  let [a, b] = ['a', 'b'].map((name, k) => {
     const v = q.get(name);
     const m = v === null ? null : resolveModel(v, base);
     if (v !== null && !m) badModel = true;
     return m ?? resolveModel(defaults[k], base);
   });
+  // The two matrices side by side must translate into the same language; a pair of one model
+  // (English->Chinese so far) has nothing to compare with. Either falls back to the defaults.
+  const pairRefused = refusePair(a, b);
+  if (pairRefused) [a, b] = defaults.map((name) => resolveModel(name, base));
   return {
     text: (q.get('text') ?? '').slice(0, MAX_TEXT),
     step: intParam(q)('step', 0, 1000),
@@ -127,8 +132,10 @@ export function readCompareParams(location, defaults = COMPARE_MODELS) {
     a,
     b,
     badModel,
+    pairRefused,
   };
 }
+
 
 // A link to compare.html (next to `base`) for a sentence; a and b only when not the defaults;
 // edits: edit= values (ui/attention-edit.js formatEdit).

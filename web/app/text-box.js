@@ -6,8 +6,9 @@ import { EXAMPLES, exampleChips } from './examples.js';
 
 const STORE_KEY = 'bahdanau-live:text';
 
-// form, input, examples (the chips' container): elements; onSubmit(): a translation is asked for.
-export function wireTextBox({ form, input, examples, onSubmit }) {
+// form, input, examples (the chips' container): elements; onSubmit(): a translation is asked for;
+// list: the example sentences (the model's target language's: examples.js examplesFor).
+export function wireTextBox({ form, input, examples, onSubmit, list = EXAMPLES }) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     onSubmit();
@@ -21,7 +22,7 @@ export function wireTextBox({ form, input, examples, onSubmit }) {
       /* storage disabled: the text box still has it */
     }
   });
-  exampleChips(examples, EXAMPLES, (text) => {
+  exampleChips(examples, list, (text) => {
     input.value = text;
     input.dispatchEvent(new Event('input'));
     form.requestSubmit();

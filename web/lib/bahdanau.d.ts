@@ -52,8 +52,8 @@ export type ModelName = 'en-fr' | 'en-fr-dot' | 'en-fr-noattn' | 'en-fr-f32' | '
 export function createTranslator(options?: CreateOptions | null): Promise<Translator>;
 
 export interface ModelInfo {
-  srcLang: 'en' | 'fr';
-  tgtLang: 'en' | 'fr';
+  srcLang: 'en' | 'fr' | 'zh';
+  tgtLang: 'en' | 'fr' | 'zh';
   /** 'none': no attention (one fixed context vector; attention rows are empty). */
   scoring: 'additive' | 'scaled_dot' | 'none';
   /** Where attention's query comes from: s_{i-1} ('paper'), s'_i ('cgru'), or a Transformer's

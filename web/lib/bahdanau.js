@@ -118,7 +118,10 @@ class Translator {
     if (long) throw new RangeError(long);
     const sentences = this.#split(native, input).map((source, i) =>
       ({ source, ...one(source, `sentence ${i + 1}: `) }));
-    return { text: sentences.map((s) => s.text).filter(Boolean).join(' '), sentences };
+    // Sentences join as the target language's detokenizer joins words: with a space, but none
+    // between Chinese ones (docs/tokenization.md, spec 3: Chinese is written without spaces).
+    const gap = this.info().tgtLang === 'zh' ? '' : ' ';
+    return { text: sentences.map((s) => s.text).filter(Boolean).join(gap), sentences };
   }
 
   // translate() for many texts at once: -> an array with one entry per text, in order, each

@@ -11,6 +11,9 @@ export const MODELS = {
   'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
   'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
   'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
+  // English->Chinese (issue 28): the shipped RNN recipe with additive attention, on Tatoeba's
+  // eng-cmn pairs; one token per ideograph (tokenizer spec 3, docs/tokenization.md).
+  'en-zh': { url: 'models/en-zh.safetensors', label: 'en-zh' },
   // The lineage's last step: trained by scripts/train --arch transformer. Pages that name it
   // say "not available" while its file is not on the server.
   'en-fr-transformer': { url: 'models/en-fr-transformer.safetensors', label: 'en-fr-transformer' },
@@ -22,9 +25,10 @@ export const MODELS = {
   'tiny-transformer': { url: 'fixtures/tiny-transformer-f32.safetensors', label: 'tiny Transformer test model (random weights)' },
 };
 export const DEFAULT_MODEL = 'en-fr';
-// The models the npm package carries (at web/models/, scripts/lib/prepack.mjs): the default and
-// the two the widget's two-model modes need (compare, bottleneck). Others are on the site only.
-export const PACKAGED_MODELS = ['en-fr', 'en-fr-dot', 'en-fr-noattn'];
+// The models the npm package carries (at web/models/, scripts/lib/prepack.mjs): the default, the
+// two the widget's two-model modes need (compare, bottleneck), and the English->Chinese one, so
+// that model="en-zh" works from a CDN as on the site. Others are on the site only.
+export const PACKAGED_MODELS = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-zh'];
 // Two models side by side: compare.html and mode="compare" (additive, scaled dot); why.html and
 // mode="bottleneck" (without attention, with it).
 export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
@@ -34,6 +38,34 @@ export const WHY_MODELS = ['en-fr-noattn', 'en-fr'];
 export const LINEAGE = ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-transformer'];
 // The kind each of them stands for, before it is loaded (its info() says the same).
 export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-fr-dot': 'scaled_dot', 'en-fr-transformer': 'transformer' };
+
+// The language pairs the pages offer (app/model-menu.js's pair choice): each one's target
+// language (the captions name it: ui/target-strings.js), its models in menu order and the one a
+// pick opens. English->Chinese has one model so far, so the comparison page, whose two models
+// must share a target language, cannot offer it (compare.js says so).
+export const PAIRS = {
+  'en-fr': { target: 'fr', models: LINEAGE, open: DEFAULT_MODEL },
+  'en-zh': { target: 'zh', models: ['en-zh'], open: 'en-zh' },
+};
+// Every named model's kind, for the menus' labels before a model is loaded.
+export const MODEL_KINDS = { ...LINEAGE_KINDS, 'en-zh': 'additive' };
+
+// -> the pair ('en-fr', 'en-zh') a catalogue name belongs to, or null for a URL or a test
+// model (whose target only its loaded info().tgtLang tells).
+export function pairOf(name) {
+  return Object.keys(PAIRS).find((p) => PAIRS[p].models.includes(name) || name === `${p}-f32` || name === `${p}-transformer-f32`) ?? null;
+}
+
+// -> null when models a and b ({name, label}) may stand side by side (compare.html, why.html,
+// the widget's two-model modes), else {kind: 'mixed' (two target languages) | 'same' (a pair
+// with one model), a, b: their labels}. A model by URL belongs to no known pair and is let
+// through: only its loaded info could say its language.
+export function refusePair(a, b) {
+  const [pa, pb] = [pairOf(a.name), pairOf(b.name)];
+  if (!pa || !pb) return null;
+  if (pa !== pb) return { kind: 'mixed', a: a.label, b: b.label };
+  return PAIRS[pa].models.length < 2 ? { kind: 'same', a: a.label, b: b.label } : null;
+}
 
 // The engine's bounds (lib refuses beyond them).
 export const ENGINE_MAX_BEAM = 16; // bl::kMaxBeam

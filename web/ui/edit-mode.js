@@ -9,12 +9,14 @@
 
 import { EditView } from './edit-view.js';
 import { EDIT_STRINGS } from './edit-strings.js';
+import { retarget } from './target-strings.js';
 import { beforeLast, fitEdits, formatEdit, holding, unapplied, withEdit } from './attention-edit.js';
 
 export class EditMode {
   #view;
   #cb;
   #lang = 'en';
+  #target = 'fr';
   #base = null;
   #columns = [];
   #status = 'off'; // off (nothing decoded), ok, none (no attention), beam
@@ -65,9 +67,11 @@ export class EditMode {
     return this.#edits.map(formatEdit);
   }
 
-  setLang(lang) {
+  // target: the model's target language, for the view's words (ui/target-strings.js).
+  setLang(lang, target) {
     this.#lang = lang;
-    this.#view.setLang(lang);
+    this.#target = target ?? this.#target;
+    this.#view.setLang(lang, this.#target);
   }
 
   // A sentence decoded without edits (run), or null while there is none: every edit goes.
@@ -96,7 +100,7 @@ export class EditMode {
   async applyAll({ edits, refused = 0 }) {
     const fit = fitEdits(edits, this.#columns.length);
     const bad = refused + fit.dropped.length;
-    const notes = bad ? [EDIT_STRINGS[this.#lang].dropped(bad)] : [];
+    const notes = bad ? [retarget(EDIT_STRINGS[this.#lang], this.#lang, this.#target).dropped(bad)] : [];
     if (this.#status !== 'ok' || fit.edits.length === 0) {
       this.#notes = notes;
       this.#render();
@@ -137,7 +141,7 @@ export class EditMode {
   // quiet: the edits came from a link, so a refusal is said in the view, not as an error.
   async #run(list, notes, { quiet = false } = {}) {
     const mine = ++this.#job;
-    const E = EDIT_STRINGS[this.#lang];
+    const E = retarget(EDIT_STRINGS[this.#lang], this.#lang, this.#target);
     try {
       const after = await this.#cb.decode(list);
       if (mine !== this.#job) return;

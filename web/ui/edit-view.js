@@ -13,11 +13,13 @@
 import { candidates } from './step-panel.js';
 import { fmt, h, pieces, tokenLabel } from './dom.js';
 import { EDIT_STRINGS } from './edit-strings.js';
+import { retarget } from './target-strings.js';
 import { STRINGS } from './strings.js';
 
 export class EditView {
   #root;
   #lang = 'en';
+  #target = 'fr';
   #state = { status: 'off' };
   #onReset;
   #onHold;
@@ -31,8 +33,11 @@ export class EditView {
     this.setLang(lang);
   }
 
-  setLang(lang) {
+  // target: the model's target language ('fr' when left out), named in the hints and notes
+  // (ui/target-strings.js).
+  setLang(lang, target = this.#target) {
     this.#lang = lang === 'zh' ? 'zh' : 'en';
+    this.#target = target;
     this.render(this.#state);
   }
 
@@ -41,7 +46,7 @@ export class EditView {
   // ({steps, result, forced, french}: the decode without the last edit, and with it)}.
   render(state) {
     this.#state = state;
-    const E = EDIT_STRINGS[this.#lang];
+    const E = retarget(EDIT_STRINGS[this.#lang], this.#lang, this.#target);
     const root = this.#root;
     root.dataset.state = state.status;
     root.hidden = state.status === 'off';
@@ -72,7 +77,7 @@ export class EditView {
   }
 
   #active({ edits, columns, before, after, transformer }, E) {
-    const S = STRINGS[this.#lang];
+    const S = retarget(STRINGS[this.#lang], this.#lang, this.#target);
     const edit = edits[edits.length - 1];
     const k = edit.step;
     const own = before.steps[k];

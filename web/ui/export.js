@@ -5,7 +5,12 @@
 import { fmt, s, textWidth, tokenLabel } from './dom.js';
 import { inkOn, viridis } from './colormap.js';
 
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif';
+// CJK-capable faces before the generic family: an en-zh matrix's row headers are ideographs,
+// and a file opened on another machine must find a face that has them (macOS: PingFang SC,
+// Hiragino; Windows: Microsoft YaHei; Linux: Noto Sans CJK, Source Han Sans, WenQuanYi), the
+// same list as ui/ui.css's --bl-font.
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", "PingFang SC", "Hiragino Sans GB", ' +
+  '"Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", sans-serif';
 const CELL = 36;
 // Measured with this browser's fonts, plus slack for a viewer whose fonts run wider.
 const width14 = (text) => textWidth(text, `14px ${FONT}`) * 1.08 + 2;

@@ -3,8 +3,9 @@
 // change to it redoes. The element observes exactly these names, and reads values only here.
 //
 // All are optional:
-//   model     a name (en-fr, en-fr-f32, en-fr-dot, en-fr-noattn, en-fr-transformer, tiny) or the
-//             URL of a .safetensors file (default en-fr)
+//   model     a name (en-fr, en-fr-f32, en-fr-dot, en-fr-noattn, en-fr-transformer, tiny; en-zh:
+//             English->Chinese, whose captions then name Chinese) or the URL of a .safetensors
+//             file (default en-fr); any catalogue name is valid (widget/engines.js)
 //   text      the English sentence                    autoplay  play the words one by one
 //   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel

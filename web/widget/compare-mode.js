@@ -7,7 +7,8 @@
 
 import { DecodeSession } from '../engine/session.js';
 import { isRow } from '../engine/steps.js';
-import { COMPARE_MODELS } from '../lib/catalogue.js';
+import { COMPARE_MODELS, refusePair } from '../lib/catalogue.js';
+import { PAIR_STRINGS } from '../ui/pair-strings.js';
 import { CompareView } from '../ui/compare-view.js';
 import { SIDES } from '../ui/lockstep.js';
 import { STRINGS } from '../ui/strings.js';
@@ -95,6 +96,14 @@ export class CompareMode {
     const bad = SIDES.find((s) => !models[s]);
     if (bad) {
       host.showError(host.strings().badModel);
+      return;
+    }
+    // Two matrices side by side must share a target language (model-a="en-fr" model-b="en-zh"
+    // is refused, as compare.html refuses it), and en-zh has no second model to compare with.
+    const refused = refusePair(models.a, models.b);
+    if (refused) {
+      const P = PAIR_STRINGS[host.lang?.() ?? 'en'];
+      host.showError(refused.kind === 'mixed' ? P.compareMixed(refused.a, refused.b) : P.compareSame(refused.a));
       return;
     }
     if (SIDES.some((s) => this.#models[s]?.url !== models[s].url)) {

@@ -23,6 +23,7 @@ export function pairHost(element, parts, { strings, lang, setState, showError, p
     explain: (err) => explain(err, strings()),
     modelError: (err, model) => modelError(err, model, strings(), lang()),
     strings,
+    lang,
     setState,
     showError,
     progress,
