@@ -18,14 +18,17 @@ SEED = 2014
 
 
 def join_pairs(items, fraction, seed, src_index, tgt_index, src_names, tgt_names,
-               max_src=62, max_tgt=78, max_parts=5):
+               max_src=62, max_tgt=78, max_parts=5, tgt_lang="fr"):
     """round(fraction * len(items)) training pairs, each 2-max_parts items of `items` (a seeded
     draw) joined with a space and tokenized again, so truecasing treats each part as a new
     sentence. Pairs over max_src source or max_tgt target tokens are dropped (the shipped
     recipe keeps 62 and 78, from when the core read at most 64 tokens, </s> included).
     Returns data.Pair records, like corpus.build's; data.LinkedPair, with the parts' word
-    links joined, when the items carry links (train --guided-alignment)."""
+    links joined, when the items carry links (train --guided-alignment). Chinese (tgt_lang
+    "zh") is written without a space between sentences (tokenizer.detokenize), so its parts
+    are joined with nothing."""
     rng = random.Random(seed)
+    joiner = "" if tgt_lang == "zh" else " "
     want = round(fraction * len(items))
     out = []
     tries = 0
@@ -35,8 +38,8 @@ def join_pairs(items, fraction, seed, src_index, tgt_index, src_names, tgt_names
                  for _ in range(rng.randint(2, max_parts))]
         if any(p.src[-1:] not in ".!?" for p in parts):
             continue  # a part without a closing mark would run into the next sentence
-        src, tgt = " ".join(p.src for p in parts), " ".join(p.tgt for p in parts)
-        st, tt = tk.tokenize(src, "en", src_names), tk.tokenize(tgt, "fr", tgt_names)
+        src, tgt = " ".join(p.src for p in parts), joiner.join(p.tgt for p in parts)
+        st, tt = tk.tokenize(src, "en", src_names), tk.tokenize(tgt, tgt_lang, tgt_names)
         if len(st) > max_src or len(tt) > max_tgt:
             continue
         item = data.Pair(src, tgt, st, tt, data.encode(st, src_index), data.encode(tt, tgt_index))

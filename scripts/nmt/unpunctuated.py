@@ -6,6 +6,8 @@ import random
 from . import data
 
 MARKS = (".", "!", "?")
+# A Chinese sentence closes with a full-width mark (tokenizer spec 3 keeps it as it is written).
+TARGET_MARKS = MARKS + ("。", "！", "？")
 
 
 def strip_final_mark(item):
@@ -14,7 +16,7 @@ def strip_final_mark(item):
     "Really?!" becomes "Really?", still a whole sentence."""
     p = data.as_pair(item)
     st, tt = p.src_tokens, p.tgt_tokens
-    if len(st) < 2 or len(tt) < 2 or st[-1] not in MARKS or tt[-1] not in MARKS:
+    if len(st) < 2 or len(tt) < 2 or st[-1] not in MARKS or tt[-1] not in TARGET_MARKS:
         return None
     def cut(text):  # the text of the tokens kept
         return text.rstrip()[:-1].rstrip()
