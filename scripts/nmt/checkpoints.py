@@ -7,6 +7,8 @@ import os
 
 import torch
 
+from . import export, safetensors_io
+
 
 def snapshot_steps(last, ratio=1.15):
     """0 and round(ratio**k) for k = 0, 1, ..., deduplicated, up to `last`: about 55 steps up to
@@ -57,3 +59,22 @@ class Checkpoints:
             torch.save(dict(self.meta, model=self.model.state_dict(),
                             state={k: self.state[k] for k in ("step", "elapsed", "epoch")}), tmp)
             os.replace(tmp, path)
+
+
+def init_source(path):
+    """--init's weights as a checkpoint's fields: a training checkpoint (.pt) as saved, or a
+    shipped model file (.safetensors, int8 weights dequantized as stored), whose training
+    record stands in for the checkpoint's state. The file is what the project keeps, so a
+    second stage can start from a model whose checkpoint is gone."""
+    if not path.endswith(".safetensors"):
+        return torch.load(path)
+    donor, meta = export.load_model(path)
+    record = json.loads(safetensors_io.load(path)[1].get("training", "{}"))
+    # the file leaves out an optional key at its default (export.OPTIONAL_CONFIG); a
+    # checkpoint's config holds it
+    cfg = meta["cfg"] if meta["cfg"].get("arch") == "transformer" else \
+        {"decoder": export.OPTIONAL_CONFIG["decoder"], **meta["cfg"]}
+    return {"cfg": cfg, "model": donor.state_dict(), "src_itos": meta["src_itos"],
+            "tgt_itos": meta["tgt_itos"], "recipe": record.get("recipe"),
+            "state": {"step": record.get("steps", 0), "elapsed": record.get("train_seconds", 0),
+                      "before": record.get("before", [])}}

@@ -10,6 +10,11 @@ from . import data, export, golden
 from .train import build_model
 
 
+# What the file's training record says it learned from, by target language.
+DATA_LABELS = {"fr": "Tatoeba eng-fra (manythings.org/anki), CC-BY 2.0 FR",
+               "zh": "Tatoeba eng-cmn (manythings.org/anki), CC-BY 2.0 FR"}
+
+
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -23,7 +28,9 @@ def main(argv=None):
                     help="the int8 model; the f32 one is written beside it as *-f32.safetensors")
     ap.add_argument("--golden", action="store_true",
                     help="also write the golden fixtures (tiny models + the dev100 fixture)")
-    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--data", default=None,
+                    help="the corpus --golden samples its dev cases from (default: the model's "
+                         "target language's, scripts/nmt/eval_langs.py)")
     args = ap.parse_args(argv)
 
     ck = torch.load(args.checkpoint)
@@ -33,7 +40,7 @@ def main(argv=None):
     model.eval()
     extra = {"epochs": ck["state"]["epoch"], "steps": ck["state"]["step"],
              "train_seconds": round(ck["state"]["elapsed"]), "best_dev_loss": ck["state"]["best_dev"],
-             "data": "Tatoeba eng-fra (manythings.org/anki), CC-BY 2.0 FR"}
+             "data": DATA_LABELS.get(ck["cfg"].get("tgt_lang", "fr"), DATA_LABELS["fr"])}
     extra["recipe"] = ck.get("recipe")
     if ck["state"].get("before"):  # a second stage (train --init): what the first one did
         extra["before"] = ck["state"]["before"]

@@ -20,7 +20,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import corpus, data, ibm, init_encoder, joined, unpunctuated
+from . import checkpoints, corpus, data, ibm, init_encoder, joined, numbers, unpunctuated
 from .checkpoints import Checkpoints
 from . import transformer
 from .model import Bahdanau, default_config
@@ -175,12 +175,17 @@ def parse_args(argv=None):
     ap.add_argument("--unpunctuated", type=float, default=0.0, metavar="F",
                     help="add this fraction of single pairs again without their closing mark "
                          "(scripts/nmt/unpunctuated.py)")
+    ap.add_argument("--numbers", type=float, default=0.0, metavar="F",
+                    help="add this fraction of single pairs again as copies of the pairs whose "
+                         "two sides hold the same digit runs, each run a fresh random number "
+                         "(scripts/nmt/numbers.py)")
     ap.add_argument("--guided-alignment", type=float, default=0.0, metavar="W",
                     help="add W times -log(attention mass on the words that an unsupervised "
                          "IBM-1 + diagonal aligner links) to the loss (scripts/nmt/ibm.py)")
     ap.add_argument("--init", default=None, metavar="CKPT",
-                    help="start from this checkpoint's weights (same config) with a new "
-                         "optimizer and schedule: a second training stage")
+                    help="start from this checkpoint's (.pt) or model file's (.safetensors) "
+                         "weights (same config and vocabulary) with a new optimizer and "
+                         "schedule: a second training stage")
     ap.add_argument("--init-encoder", default=None, metavar="MODEL",
                     help="copy this model file's English embeddings (shared words) and encoder "
                          "into a fresh model: a new target language's head start "
@@ -237,15 +242,18 @@ def training_data(args, cfg):
         train = with_links(train, os.path.join(args.out, ".."), args.quiet)
     unmarked = unpunctuated.unpunctuated_pairs(train, args.unpunctuated, args.seed) \
         if args.unpunctuated > 0 else []
+    si = {w: i for i, w in enumerate(corp["src_itos"])}
+    ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
+    renumbered = numbers.number_pairs(train, args.numbers, args.seed, si, ti) \
+        if args.numbers > 0 else []
     if args.joined > 0:
-        si = {w: i for i, w in enumerate(corp["src_itos"])}
-        ti = {w: i for i, w in enumerate(corp["tgt_itos"])}
         train = train + joined.join_pairs(train, args.joined, args.seed, si, ti,
                                           set(corp["src_names"]), set(corp["tgt_names"]),
                                           max_src=args.joined_max_len,
                                           max_tgt=args.joined_max_len + 16,
-                                          max_parts=args.joined_max_parts)
-    train = train + unmarked  # after joining: a part without its mark would run on
+                                          max_parts=args.joined_max_parts,
+                                          tgt_lang=cfg["tgt_lang"])
+    train = train + unmarked + renumbered  # after joining: a part without its mark would run on
     dev = random.Random(0).sample(corp["splits"]["dev"], min(args.dev_size,
                                                              len(corp["splits"]["dev"])))
     if not args.quiet:
@@ -272,9 +280,10 @@ def start(args, cfg, corp, ckpt_path):
         if not args.quiet:
             print(f"resuming at epoch {state['epoch'] + 1}, batch {state['batch']}", flush=True)
     elif args.init:
-        ck = torch.load(args.init)
-        same = {k: v for k, v in ck["cfg"].items() if k != "attention_guidance"} == \
-            {k: v for k, v in cfg.items() if k != "attention_guidance"}
+        ck = checkpoints.init_source(args.init)
+        def shape(c):  # what must match; not how it was trained or stored
+            return {k: v for k, v in c.items() if k not in ("attention_guidance", "dropout", "dtype")}
+        same = shape(ck["cfg"]) == shape(cfg)
         if not same or ck["tgt_itos"] != corp["tgt_itos"] \
                 or ck["src_itos"] != corp["src_itos"]:
             sys.exit(f"{args.init} has another config or vocabulary than this run's")
@@ -301,7 +310,7 @@ def recipe_of(args, warmup):
                                             "train_subset", "arch", "joined_max_parts",
                                             "joined_max_len", "guided_alignment", "init",
                                             "init_encoder",
-                                            "unpunctuated")}
+                                            "unpunctuated", "numbers")}
     recipe["warmup"] = warmup
     return recipe
 
