@@ -23,7 +23,7 @@ import random
 
 import torch
 
-from . import corpus, data, export, transformer
+from . import corpus, data, eval_langs, export, transformer
 from .model import Bahdanau, default_config
 from .search import Translator, copyable
 
@@ -216,11 +216,15 @@ def write_edits():
     print("wrote tiny-edits")
 
 
-def write_shipped(model_path, data_path, n=100):
+def write_shipped(model_path, data_path=None, n=100):
+    """tests/fixtures/<model>-dev100.json: the reference's output on n dev sentences of the
+    model's own corpus (data_path, default the target language's: eval_langs.DEFAULTS)."""
     ref, meta = export.load_model(model_path)
     tr = Translator(ref, meta)
     cfg = meta["cfg"]
-    corp = corpus.build(data_path, cfg["src_vocab"], cfg["tgt_vocab"],
+    lang = eval_langs.target_lang(cfg)
+    corp = corpus.build(data_path or eval_langs.DEFAULTS[lang]["data"], cfg["src_vocab"],
+                        cfg["tgt_vocab"], cfg["src_lang"], lang,
                         cache_dir=os.path.join(data.ROOT, "build", "train"))
     seen, texts = set(), []
     for x in random.Random(3).sample(corp["splits"]["dev"], 4 * n):
@@ -239,7 +243,8 @@ def write_shipped(model_path, data_path, n=100):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scripts/export --golden")
     ap.add_argument("--shipped", help="also write dev fixtures for this model file")
-    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--data", default=None,
+                    help="the --shipped model's corpus (default: its target language's)")
     ap.add_argument("--edits-only", action="store_true",
                     help="only tests/fixtures/tiny-edits.json, from the stored tiny models")
     args = ap.parse_args(argv)

@@ -258,11 +258,13 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped,
-                         testing::Values("en-fr", "en-fr-dot", "en-fr-noattn", "en-fr-transformer"),
+                         testing::Values("en-fr", "en-fr-dot", "en-fr-noattn", "en-fr-transformer",
+                                         "en-zh"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            return i.param == "en-fr"               ? std::string("additive")
                                   : i.param == "en-fr-dot"         ? std::string("scaled_dot")
                                   : i.param == "en-fr-transformer" ? std::string("transformer")
+                                  : i.param == "en-zh"             ? std::string("zh_additive")
                                                                    : std::string("none");
                          });
 

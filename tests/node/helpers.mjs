@@ -35,9 +35,9 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product), en-fr-noattn (no attention)
-// and en-fr-transformer.
-export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-fr-transformer'];
+// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product), en-fr-noattn (no attention),
+// en-fr-transformer, and en-zh (additive, English->Chinese).
+export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-fr-transformer', 'en-zh'];
 
 export function shippedModelOrFail(name = 'en-fr') {
   const file = path.join(ROOT, 'models', `${name}.safetensors`);
