@@ -241,8 +241,8 @@ export class AttentionTranslator extends HTMLElement {
       this.#tabs.set([]);
       this.#player.pause();
       this.#sentence = null; // a single-view decode still running stops at its next step
-      const { defaults } = PAIR_MODES[pair];
-      this.#pairMode(pair).run(Object.fromEntries(SIDES.map((s) =>
+      const { defaults } = PAIR_MODES[pair]; // null: a mode that loads no model (timelapse)
+      this.#pairMode(pair).run(defaults && Object.fromEntries(SIDES.map((s) =>
         [s, resolveWidgetModel(this.getAttribute(`model-${s}`) || defaults[s])])), this.#pairSettings());
       return;
     }

@@ -1,14 +1,18 @@
-// The widget's two-model modes, by the value of its mode attribute: each a view of two
-// translators decoded in lockstep, with the models it shows when model-a / model-b are not
-// given. Any other mode value keeps the single figure.
+// The widget's modes other than the single figure, by the value of its mode attribute: each a
+// view of two translators decoded in lockstep, with the models it shows when model-a / model-b
+// are not given, and timelapse (defaults null): a recorded training run, which loads no model,
+// hosted here for the same shadow root, state, error box and life cycle. Any other mode value
+// keeps the single figure.
 
 import { BOTTLENECK_DEFAULTS, BottleneckMode } from './bottleneck-mode.js';
 import { COMPARE_DEFAULTS, CompareMode } from './compare-mode.js';
 import { explain, modelError, sharedTranslator } from './engines.js';
+import { TimelapseMode } from './timelapse-mode.js';
 
 export const PAIR_MODES = {
   compare: { Mode: CompareMode, defaults: COMPARE_DEFAULTS },
   bottleneck: { Mode: BottleneckMode, defaults: BOTTLENECK_DEFAULTS },
+  timelapse: { Mode: TimelapseMode, defaults: null },
 };
 
 // What a two-model mode may do to the element that hosts it, and no more: fire its events,
@@ -30,6 +34,11 @@ export function pairHost(element, parts, { strings, lang, setState, showError, p
     hideError: () => {
       parts.error.hidden = true;
     },
+    attribute: (name) => element.getAttribute(name), // a mode's own attributes (timelapse's data, frame)
+    // fn(name) at each change of these attributes, which the element itself does not observe.
+    watch: (names, fn) => new MutationObserver((records) => {
+      for (const name of new Set(records.map((r) => r.attributeName))) fn(name);
+    }).observe(element, { attributes: true, attributeFilter: names }),
     status: (text, variant) => {
       parts.status.textContent = text;
       parts.status.dataset.variant = variant;
