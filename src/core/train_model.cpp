@@ -191,18 +191,10 @@ class Sentence {
         for (size_t j = 0; j < n_; j++)
           for (size_t a = 0; a < A; a++) tq[j * A + a] = st->q[a] + keys_[j * A + a];
         tanh_inplace(n_ * A, tq);
-        for (size_t j = 0; j < n_; j++) {
-          T acc = 0;
-          for (size_t a = 0; a < A; a++) acc += T(w_.att_v[a]) * tq[j * A + a];
-          e[j] = acc;
-        }
+        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, w_.att_v.data(), &tq[j * A]);
       } else {  // e_ij = (q . k_j) / sqrt(A)
         const T root = T(std::sqrt(double(A)));
-        for (size_t j = 0; j < n_; j++) {
-          T acc = 0;
-          for (size_t a = 0; a < A; a++) acc += st->q[a] * keys_[j * A + a];
-          e[j] = acc / root;
-        }
+        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, st->q.data(), &keys_[j * A]) / root;
       }
       const T emax = *std::max_element(e.begin(), e.end());  // alpha_i = softmax(e_i)
       T sum = 0;
@@ -267,10 +259,8 @@ class Sentence {
     std::vector<T> de(n_);
     T dot = 0;
     for (size_t j = 0; j < n_; j++) {
-      T da = 0;
-      for (size_t k = 0; k < 2 * H; k++) da += dc[k] * h_[j * 2 * H + k];
-      de[j] = da;
-      dot += st.alpha[j] * da;
+      de[j] = reduce_dot(2 * H, dc, &h_[j * 2 * H]);
+      dot += st.alpha[j] * de[j];
     }
     gemm_add(n_, 2 * H, 1, st.alpha.data(), 1, 1, dc, 2 * H, dh_.data(), 2 * H);  // alpha dc^T
     for (size_t j = 0; j < n_; j++) de[j] = st.alpha[j] * (de[j] - dot);  // softmax
@@ -438,17 +428,14 @@ void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
     for (size_t r = 0; r < n; r++) {
       T* p = &z[r * Vt];
       const int y = rows[r0 + r].st->y;
-      const T lmax = *std::max_element(p, p + Vt);
-      T sum = 0;
+      const T lmax = reduce_max(Vt, p);
       for (size_t v = 0; v < Vt; v++) ex[v] = p[v] - lmax;
       exp_inplace(Vt, ex.data());
-      for (size_t v = 0; v < Vt; v++) sum += ex[v];
+      const T sum = reduce_sum(Vt, ex.data());
       const T lse = lmax + std::log(sum);
       double nll = double(lse - p[y]);
       if (e > 0) {  // (1 - eps) (lse - z_y) + eps (lse - mean_c z_c)
-        T mean_logit = 0;
-        for (size_t v = 0; v < Vt; v++) mean_logit += p[v];
-        mean_logit /= T(Vt);
+        const T mean_logit = reduce_sum(Vt, p) / T(Vt);
         nll = double((T(1) - e) * (lse - p[y]) + e * (lse - mean_logit));
       }
       loss[rows[r0 + r].b] += nll;

@@ -157,6 +157,42 @@ void vec_add(std::vector<float>* db, const T* dy) {
   for (size_t k = 0; k < db->size(); k++) (*db)[k] += float(dy[k]);
 }
 
+// sum_k a[k] b[k], sum_k x[k] and max_k x[k]. f32: the kernel table's reductions, in 16 lanes
+// (kernels.h, train_dot_f32...), which every table sums alike; an index-order sum is one
+// chain of dependent adds over the softmax's logits and the attention's dots.
+// double (the finite differences): index order.
+template <class T, class U>
+T reduce_dot(size_t n, const U* a, const T* b) {
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<U, float>) {
+    return train_kernels().train_dot_f32(n, a, b);
+  } else {
+    T acc = 0;
+    for (size_t k = 0; k < n; k++) acc += T(a[k]) * b[k];
+    return acc;
+  }
+}
+
+template <class T>
+T reduce_sum(size_t n, const T* x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return train_kernels().train_sum_f32(n, x);
+  } else {
+    T acc = 0;
+    for (size_t k = 0; k < n; k++) acc += x[k];
+    return acc;
+  }
+}
+
+// n >= 1
+template <class T>
+T reduce_max(size_t n, const T* x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return train_kernels().train_max_f32(n, x);
+  } else {
+    return *std::max_element(x, x + n);
+  }
+}
+
 // x = f(x) for n values, in place. f32: the kernel table's training twins (kernels.h,
 // train_exp_f32...), whose bits are the same on every table; a loop over libm would cost the
 // trainer a tenth of its time. double (the finite differences): libm, as before.

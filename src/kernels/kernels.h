@@ -112,6 +112,13 @@ struct Kernels {
   void (*train_exp_f32)(size_t n, const float* x, float* y);
   void (*train_tanh_f32)(size_t n, const float* x, float* y);
   void (*train_sigmoid_f32)(size_t n, const float* x, float* y);
+  // Training's reductions (train-reduce-*.cpp): sum_i a[i] b[i], sum_i x[i], max_i x[i] (-inf
+  // for n = 0; wasm's pmax, a < b ? b : a). Not in index order: element i goes to lane i % 16
+  // of 16 running values, combined in one fixed tree (train-reduce.h), so that no long chain of
+  // dependent adds stalls the step; every table uses that order, and gives the same bits.
+  float (*train_dot_f32)(size_t n, const float* a, const float* b);
+  float (*train_sum_f32)(size_t n, const float* x);
+  float (*train_max_f32)(size_t n, const float* x);
   // Adam's update (train-adam-*.cpp; core/adam.cpp), elementwise for i < n, g_i = gscale g[i]:
   //   m = b1 m + a1 g_i;  v = b2 v + (a2 g_i) g_i;  w -= step (m / (sqrt(v) / bc2_root + eps))
   // each operation rounded to f32 in that order (sqrt and / are correctly rounded), so every
@@ -143,6 +150,9 @@ struct Kernels {
   X(train_exp_f32, bl_f32_train_exp)       \
   X(train_tanh_f32, bl_f32_train_tanh)     \
   X(train_sigmoid_f32, bl_f32_train_sigmoid) \
+  X(train_dot_f32, bl_f32_train_dot)       \
+  X(train_sum_f32, bl_f32_train_sum)       \
+  X(train_max_f32, bl_f32_train_max)       \
   X(train_adam_f32, bl_f32_train_adam)
 
 const Kernels& scalar_kernels();

@@ -27,6 +27,16 @@ inline constexpr auto bl_f32_train_tanh__wasmsimd = bl_f32_tanh__wasmsimd;
 inline constexpr auto bl_f32_train_sigmoid__wasmsimd = bl_f32_sigmoid__wasmsimd;
 #endif
 
+// train-reduce-*.cpp
+float bl_f32_train_dot__scalar(size_t n, const float* a, const float* b);
+float bl_f32_train_sum__scalar(size_t n, const float* x);
+float bl_f32_train_max__scalar(size_t n, const float* x);
+#if defined(BL_HAVE_SIMD)
+float bl_f32_train_dot__wasmsimd(size_t n, const float* a, const float* b);
+float bl_f32_train_sum__wasmsimd(size_t n, const float* x);
+float bl_f32_train_max__wasmsimd(size_t n, const float* x);
+#endif
+
 // train-adam-*.cpp
 void bl_f32_train_adam__scalar(size_t n, float* w, float* m, float* v, const float* g,
                                const bl::AdamStep& s);
