@@ -11,7 +11,8 @@
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
 // done {text, result, sentence (split-sentences: its number, from 1; else null)}, error
 // {message}; in the two-model modes info, text and result are {a, b} and step is
-// {index, a, b} with {word, weights, end} or null for each.
+// {index, a, b} with {word, weights, end} or null for each; in mode="timelapse", ready's info
+// is the recorded run's facts (engine null) and step is {frame, frames, step, sentence}.
 //
 // Decision: it decodes on the main thread, not in a worker; why is in widget/engines.js.
 // About 400 lines, on purpose: the element's life cycle and its attributes' effects read in one

@@ -5,6 +5,9 @@
 // Home and End also work from the play button. A move of the slider by hand stops playing. The marks are drawn, not focusable: the line
 // under the matrix says the same in words (learn/sentence-view.js).
 //
+// learn.html plays at FRAME_MS; the widget's timelapse mode sets its speed attribute's pace
+// (setPace) and can hide the controls for a fixed or autoplaying figure (showControls).
+//
 // Automation hooks (stable): data-role="play" (data-playing), "frame-slider" (value, max),
 // "frame-value"; each mark data-role="settle-mark" with data-sentence, data-frame, and
 // data-chosen="true" on the chosen sentence's.
@@ -19,6 +22,7 @@ export class FramePlayer {
   #label = () => '';
   #onFrame;
   #timer = 0;
+  #ms = FRAME_MS; // between two frames while playing; 0: straight to the last
   #e = {};
 
   // onFrame(i): the frame to show, at every move. label(i) -> the frame's words.
@@ -34,9 +38,10 @@ export class FramePlayer {
     e.value = h('output', { id: 'lr-frame-value', class: 'lr-frame-value', 'data-role': 'frame-value', for: 'lr-frame' });
     e.marks = h('div', { class: 'lr-marks', 'aria-hidden': 'true' });
     e.legend = h('p', { id: 'lr-marks-legend', class: 'lr-marks-legend hint' });
+    e.wrap = h('div', { class: 'lr-range-wrap' }, e.range, e.marks);
     root.replaceChildren(h('div', { class: 'lr-player' },
       e.play,
-      h('div', { class: 'lr-track' }, e.label, h('div', { class: 'lr-range-wrap' }, e.range, e.marks), e.value),
+      h('div', { class: 'lr-track' }, e.label, e.wrap, e.value),
     ), e.legend);
     this.setStrings(strings);
   }
@@ -84,6 +89,26 @@ export class FramePlayer {
     this.#moved();
   }
 
+  // ms between frames while playing (null: FRAME_MS; 0: the last frame at once), from now on.
+  setPace(ms) {
+    this.#ms = ms ?? FRAME_MS;
+    if (!this.playing) return;
+    clearInterval(this.#timer);
+    this.#timer = 0;
+    if (this.#ms === 0) {
+      this.#renderPlay();
+      this.go(this.#n - 1);
+    } else {
+      this.#tick();
+    }
+  }
+
+  // Off: the play button, the slider with its marks and their legend leave the page (hidden,
+  // so out of the tab order and the accessibility tree); the frame's words stay as a caption.
+  showControls(on) {
+    for (const x of ['play', 'label', 'wrap', 'legend']) this.#e[x].hidden = !on;
+  }
+
   toggle() {
     if (this.playing) this.stop();
     else this.start();
@@ -91,13 +116,21 @@ export class FramePlayer {
 
   start() {
     if (this.playing || this.#n < 2) return;
+    if (this.#ms === 0) {
+      if (this.frame < this.#n - 1) this.go(this.#n - 1);
+      return;
+    }
     if (this.frame >= this.#n - 1) this.go(0);
+    this.#tick();
+    this.#renderPlay();
+  }
+
+  #tick() {
     this.#timer = setInterval(() => {
       if (this.frame >= this.#n - 1) return this.stop();
       this.go(this.frame + 1);
       if (this.frame >= this.#n - 1) this.stop();
-    }, FRAME_MS);
-    this.#renderPlay();
+    }, this.#ms);
   }
 
   stop() {

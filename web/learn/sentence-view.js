@@ -28,9 +28,15 @@ export class SentenceView {
     e.key = h('p', { class: 'lr-key-line', 'data-role': 'key-link' });
     e.matrix = h('div', { class: 'lr-matrix', 'data-role': 'learn-matrix' });
     e.settles = h('p', { class: 'lr-settles', 'data-role': 'settles' });
-    root.replaceChildren(h('div', { class: 'lr-choose' }, e.label, e.select), e.key, e.matrix, e.settles);
+    e.choose = h('div', { class: 'lr-choose' }, e.label, e.select);
+    root.replaceChildren(e.choose, e.key, e.matrix, e.settles);
     this.#matrix = new AttentionMatrix(e.matrix, { strings });
     this.setStrings(strings);
+  }
+
+  // Off: the chooser leaves the page (the widget's controls="none"); the matrix stays.
+  showChooser(on) {
+    this.#e.choose.hidden = !on;
   }
 
   setStrings(S) {

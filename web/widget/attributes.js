@@ -34,8 +34,10 @@
 //             bottleneck: why.html's figure, a model without attention (model-a, default
 //             en-fr-noattn) and its one fixed context vector c as a strip, beside one with
 //             attention (model-b, default en-fr) and its matrix, in lockstep
-//             (widget/bottleneck-mode.js). Any other value: the single figure. beam and
-//             panel do not apply to either.
+//             (widget/bottleneck-mode.js). beam and panel do not apply to either.
+//             timelapse: learn.html's recorded training run (its own data, frame; speed in
+//             frames per second; loads no model) (widget/timelapse-mode.js). Any other value:
+//             the single figure.
 //
 // Effects, applied in this order: layout (visibility, strings, height), theme (the colours),
 // speed, heads (the Transformer's rows drawn), step (where playback rests), edit (the

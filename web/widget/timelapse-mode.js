@@ -11,10 +11,16 @@
 // element's table does not read them): data (the file: a URL or path resolved against the host
 // page, as model URLs are; default data/timelapse-en-fr.json next to bahdanau-widget.js, as
 // model names are), sentence (from 1, default 1), frame (from 1, default the last; watched, so
-// a script can move it), autoplay and lang through the element. Hooks: data-role="timelapse"
-// with data-frame and data-sentence (from 0, as learn.html's), and the learn views' own.
+// a script can move it), speed (frames per second while playing: 1, 2, 4, 10, or instant, the
+// last frame at once; absent or any other value: learn.html's pace), controls (none: no play
+// button, slider or sentence chooser, for a fixed or autoplaying figure; minimal and full: all
+// of them), autoplay and lang through the element. Hooks: data-role="timelapse" with data-frame
+// and data-sentence (from 0, as learn.html's), and the learn views' own. Events: step {frame,
+// frames, step, sentence} at each frame or sentence shown (frame and sentence from 0, step the
+// checkpoint's training step, frames their count): plain data, so embed.js can post it on.
 
 import { h } from '../ui/dom.js';
+import { SPEEDS_MS, SPEED_NAMES } from '../ui/player.js';
 import { STRINGS } from '../ui/strings.js';
 import { niceTicks } from '../ui/ticks.js';
 import { FrameChart } from '../learn/chart.js';
@@ -24,8 +30,8 @@ import { LEARN_STRINGS } from '../learn/strings.js';
 import { DEFAULT_DATA, checkTimelapse, curvesOf, frameStats, runFacts, settleMarks } from '../learn/timelapse.js';
 
 const HERE = new URL('../', import.meta.url); // where bahdanau-widget.js is
-// learn.css is the page's sheet, linked rather than copied; timelapse-mode.css only fits it
-// into the widget (its colours on .widget, so the widget's theme drives them).
+// learn.css is the page's sheet, linked rather than copied (its line colours are declared on
+// .widget too, keyed on the widget's theme); timelapse-mode.css only fits it into the widget.
 const STYLES = ['learn.css', 'widget/timelapse-mode.css'];
 
 // What learn/strings.js has no words for: a data attribute that is not a URL.
@@ -46,6 +52,14 @@ export function resolveTimelapseData(value) {
     return null;
   }
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+// The speed attribute -> ms between frames (its names, in words per second elsewhere, are
+// frames per second here; instant: 0), or null for learn.html's pace: absent or any other value,
+// since the element's own default (2 words per second) was chosen for words, not snapshots.
+export function frameMs(value) {
+  const i = SPEED_NAMES.indexOf((value ?? '').trim());
+  return i < 0 ? null : SPEEDS_MS[i];
 }
 
 // A 1-based attribute value -> an index from 0 into n things; absent or bad: fallback.
@@ -72,11 +86,11 @@ export class TimelapseMode {
   #loading = null;
   #active = false; // between run() and stop(): another mode on show must not be disturbed
 
-  // The element's hooks for its two-model modes: pause on disconnect, a speed to ignore (the
-  // frames advance at the player's own pace).
-  view = { player: { pause: () => this.#player.stop(), setSpeed: () => {} } };
+  // The element's hooks for its two-model modes: pause on disconnect, and the speed, read here
+  // from the attribute itself (the element's index cannot tell an absent speed from "2").
+  view = { player: { pause: () => this.#player.stop(), setSpeed: () => this.#pace() } };
 
-  constructor(container, host, { lang }) {
+  constructor(container, host, { lang, controls }) {
     this.#host = host;
     this.#lang = lang;
     this.#S = this.#strings();
@@ -89,8 +103,8 @@ export class TimelapseMode {
     e.curves = h('div', { class: 'lr-figures', 'data-role': 'curves-root' });
     e.box = h('div', { class: 'tl-root', 'data-role': 'timelapse' }, e.title, e.intro, e.player, e.stats, e.sentence, e.curves);
     container.append(...STYLES.map((f) => h('link', { rel: 'stylesheet', href: new URL(f, HERE).href })), e.box);
-    this.#player = new FramePlayer(e.player, { strings: this.#S, onFrame: () => this.#show() });
-    this.#sentences = new SentenceView(e.sentence, { strings: this.#S, onChoose: (k) => { this.#sentence = k; this.#show(); } });
+    this.#player = new FramePlayer(e.player, { strings: this.#S, onFrame: () => this.#shown() });
+    this.#sentences = new SentenceView(e.sentence, { strings: this.#S, onChoose: (k) => { this.#sentence = k; this.#shown(); } });
     this.#charts = Object.fromEntries(['loss', 'bleu', 'align'].map((k) => [k, new FrameChart(e.curves, { role: `${k}-chart` })]));
     // The element's data-playing follows the play button, which also stops by itself at the end.
     const play = e.player.querySelector('[data-role="play"]');
@@ -101,6 +115,7 @@ export class TimelapseMode {
       else this.run();
     });
     this.#label();
+    this.setControls(controls);
   }
 
   #strings() {
@@ -126,8 +141,13 @@ export class TimelapseMode {
     }
   }
 
-  // The slider is the whole figure here: every controls value keeps it.
-  setControls() {}
+  // none: the figure without its controls (a course page's autoplaying or fixed snapshot);
+  // minimal and full keep them all.
+  setControls(controls) {
+    const on = controls !== 'none';
+    this.#player.showControls(on);
+    this.#sentences.showChooser(on);
+  }
 
   stop() {
     this.#active = false;
@@ -182,8 +202,13 @@ export class TimelapseMode {
     host.status(this.#S.runLine(f), 'timelapse');
     host.hideError();
     host.setState('done');
+    this.#pace();
     this.#goFrame();
     if (autoplay) this.#player.start();
+  }
+
+  #pace() {
+    this.#player.setPace(frameMs(this.#host.attribute('speed')));
   }
 
   #goFrame() {
@@ -194,6 +219,15 @@ export class TimelapseMode {
   #frameLabel(i) {
     const f = frameStats(this.#data.frames[i]);
     return this.#S.frameValue(i + 1, this.#data.frames.length, f.step, f.minutes);
+  }
+
+  // A frame or sentence on show: drawn, and said in a step event.
+  #shown() {
+    this.#show();
+    const data = this.#data;
+    if (!data) return;
+    const i = this.#player.frame;
+    this.#host.dispatch('step', { frame: i, frames: data.frames.length, step: data.frames[i].step, sentence: this.#sentence });
   }
 
   #position() {
