@@ -13,11 +13,12 @@ namespace bl {
 namespace {
 
 // Scratch space for one step, reused so a step allocates nothing once warmed up. One Model is
-// used by one thread at a time (the JS API is single-threaded), hence thread_local is enough.
+// used by one thread at a time (the JS API is single-threaded), hence a thread-local is enough
+// (scratch.h, BL_THREAD_LOCAL).
 struct RunState {
   std::vector<float> x, gi, gh, rz, q, u, t, s_query;
 };
-thread_local RunState rs;
+BL_THREAD_LOCAL RunState rs;
 
 }  // namespace
 

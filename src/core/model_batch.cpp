@@ -21,11 +21,11 @@ namespace bl {
 namespace {
 
 // Scratch for one batched step, [B x width] row-major; grown, never shrunk, so a step allocates
-// nothing once warmed up. thread_local for the reason model.cpp gives.
+// nothing once warmed up. BL_THREAD_LOCAL for the reason model.cpp gives.
 struct BatchState {
   std::vector<float> x, gi, gh, q, s_query, s, u, t, logits;
 };
-thread_local BatchState bs;
+BL_THREAD_LOCAL BatchState bs;
 
 }  // namespace
 

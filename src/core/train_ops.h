@@ -244,7 +244,7 @@ void gru_forward(const Gru& g, const Transposed::GruT& gt, const T* x, const T* 
   const size_t in = g.W_ih.cols, H = g.W_hh.cols;
   tp->x.assign(x, x + in);
   tp->h.assign(h, h + H);
-  thread_local std::vector<T> gi_buf, gh_buf;  // scratch.h
+  BL_THREAD_LOCAL std::vector<T> gi_buf, gh_buf;  // scratch.h
   T* gi = fit(gi_buf, 3 * H);
   T* gh = fit(gh_buf, 3 * H);
   if (gi_in)
@@ -267,7 +267,7 @@ template <class T>
 void gru_backward(const Gru& g, GruGrad<T>* dg, const GruTape<T>& tp, const T* dh_out, T* dx,
                   T* dh) {
   const size_t H = g.W_hh.cols;
-  thread_local std::vector<T> dgi_buf, dgh_buf;  // scratch.h
+  BL_THREAD_LOCAL std::vector<T> dgi_buf, dgh_buf;  // scratch.h
   T* dgi = fit(dgi_buf, 3 * H);
   T* dgh = fit(dgh_buf, 3 * H);
   for (size_t k = 0; k < H; k++) {

@@ -16,11 +16,11 @@ namespace bl {
 namespace {
 
 // One decoder step's scratch, reused so a step allocates nothing but its outputs once warmed
-// up; thread_local for the reason model.cpp gives (one thread uses a model at a time).
+// up; BL_THREAD_LOCAL for the reason model.cpp gives (one thread uses a model at a time).
 struct StepScratch {
   std::vector<float> x, a, q, ctx, out, ff, e, alpha, t;
 };
-thread_local StepScratch ws;
+BL_THREAD_LOCAL StepScratch ws;
 
 void add(size_t n, const float* y, float* x) {
   for (size_t k = 0; k < n; k++) x[k] += y[k];

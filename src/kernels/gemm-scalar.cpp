@@ -62,8 +62,8 @@ void bl_qs8_gemm__scalar(size_t rows, size_t cols, const int8_t* W, size_t ld, c
                          size_t ldy) {
   assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   const size_t padded = (cols + 15) & ~size_t(15);
-  thread_local std::vector<int16_t> xq_buf;  // scratch.h
-  thread_local std::vector<float> xs_buf;
+  BL_THREAD_LOCAL std::vector<int16_t> xq_buf;  // scratch.h
+  BL_THREAD_LOCAL std::vector<float> xs_buf;
   int16_t* xq = bl::fit(xq_buf, B * padded);
   float* xs = bl::fit(xs_buf, B);
   for (size_t b = 0; b < B; b++)

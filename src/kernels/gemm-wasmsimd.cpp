@@ -138,8 +138,8 @@ void bl_qs8_gemm__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld,
   assert(bl_check::gemm(rows, cols, ld, B, X, ldx, bias, Y, ldy));
   if (B == 1) return bl_qs8_gemv__wasmsimd(rows, cols, W, ld, scale, wsum, X, bias, Y);
   const size_t padded = (cols + 15) & ~size_t(15);
-  thread_local std::vector<int16_t> xq_buf;  // scratch.h: grown to the largest batch and matrix
-  thread_local std::vector<float> xs_buf;
+  BL_THREAD_LOCAL std::vector<int16_t> xq_buf;  // scratch.h: grown to the largest batch and matrix
+  BL_THREAD_LOCAL std::vector<float> xs_buf;
   int16_t* xq = bl::fit(xq_buf, B * padded);
   float* xs = bl::fit(xs_buf, B);
   for (size_t b = 0; b < B; b++)

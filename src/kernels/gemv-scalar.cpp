@@ -64,7 +64,7 @@ int64_t bl_qs8_dot__scalar(size_t n, const int8_t* w, const int16_t* xq) {
 
 // The quantized x of every ISA's int8 gemv, grown to the widest matrix once (scratch.h).
 int16_t* bl_qd14_scratch(size_t n) {
-  thread_local std::vector<int16_t> buf;
+  BL_THREAD_LOCAL std::vector<int16_t> buf;
   return bl::fit(buf, n);
 }
 

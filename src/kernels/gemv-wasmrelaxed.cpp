@@ -39,7 +39,7 @@ struct Scratch {
   std::vector<uint8_t> uh, ul;
   std::vector<int32_t> sums;
 };
-thread_local Scratch g_scratch;
+BL_THREAD_LOCAL Scratch g_scratch;
 
 // xq -> hi, lo bytes, 16 at a time (n a multiple of 16).
 void split(size_t n, const int16_t* xq, uint8_t* uh, uint8_t* ul) {
