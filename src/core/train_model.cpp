@@ -65,18 +65,15 @@ struct Grads {
 template <class T>
 class Sentence {
  public:
-  Sentence(const Config& cfg, const Weights& w, const Transposed& wt)
-      : cfg_(cfg),
-        w_(w),
-        wt_(wt),
-        E(cfg.emb),
-        H(cfg.enc_hidden),
-        D(cfg.dec_hidden),
-        A(cfg.attn),
-        M(cfg.maxout),
-        Vt(cfg.tgt_vocab),
-        attention(cfg.scoring != Scoring::None),
-        cgru(cfg.decoder == DecoderKind::CGru) {}
+  // A Sentence is reused from batch to batch (batch_loss's pool), so that its tapes keep their
+  // buffers: allocating them afresh for every step of every pair was a few percent of a step.
+  void bind(const Config& cfg, const Weights& w, const Transposed& wt) {
+    cfg_ = &cfg, w_ = &w, wt_ = &wt;
+    E = cfg.emb, H = cfg.enc_hidden, D = cfg.dec_hidden, A = cfg.attn, M = cfg.maxout;
+    Vt = cfg.tgt_vocab;
+    attention = cfg.scoring != Scoring::None;
+    cgru = cfg.decoder == DecoderKind::CGru;
+  }
 
   // The pair through the network up to each step's t_i (the output layer's input). mask: this
   // pair's dropout masks, or null.
@@ -98,15 +95,15 @@ class Sentence {
       StepTape<T>& st = steps_[i];
       st.y_prev = y_in[i], st.y = y_out[i];
       st.ey.resize(E);
-      for (size_t k = 0; k < E; k++) st.ey[k] = T(w_.tgt_emb.f32[size_t(y_in[i]) * E + k]);
+      for (size_t k = 0; k < E; k++) st.ey[k] = T(w_->tgt_emb.f32[size_t(y_in[i]) * E + k]);
       st.eyd = st.ey;
       if (mask_)
         for (size_t k = 0; k < E; k++) st.eyd[k] *= T(mask_->ey[i * E + k]);
       std::copy_n(st.eyd.data(), E, &eyd[i * E]);
     }
     if (cgru)
-      matvec_rows(w_.dec_gru1.W_ih, wt_.dec_gru1.W_ih, m, eyd.data(), E,
-                  w_.dec_gru1.b_ih.data(), gi1.data(), 3 * D);
+      matvec_rows(w_->dec_gru1.W_ih, wt_->dec_gru1.W_ih, m, eyd.data(), E,
+                  w_->dec_gru1.b_ih.data(), gi1.data(), 3 * D);
     std::vector<T> s = s0_, s_next(D);
     for (size_t i = 0; i < m; i++) {
       step(s.data(), &steps_[i], s_next.data(), cgru ? &gi1[i * 3 * D] : nullptr);
@@ -139,35 +136,35 @@ class Sentence {
     bwd_.assign(n_, GruTape<T>());
     h_.assign(n_ * 2 * H, T(0));
     for (size_t t = 0; t < n_; t++)
-      for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_.src_emb.f32[x_[t] * E + k]);
+      for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_->src_emb.f32[x_[t] * E + k]);
     if (mask_)
       for (size_t k = 0; k < n_ * E; k++) emb_[k] *= T(mask_->src[k]);
     std::vector<T> zero(H, T(0)), hn(H), gi(n_ * 3 * H);
     const T* prev = zero.data();
-    const Gru &gf = w_.enc_fwd, &gb = w_.enc_bwd;
-    matvec_rows(gf.W_ih, wt_.enc_fwd.W_ih, n_, emb_.data(), E, gf.b_ih.data(), gi.data(), 3 * H);
+    const Gru &gf = w_->enc_fwd, &gb = w_->enc_bwd;
+    matvec_rows(gf.W_ih, wt_->enc_fwd.W_ih, n_, emb_.data(), E, gf.b_ih.data(), gi.data(), 3 * H);
     for (size_t t = 0; t < n_; t++) {  // ->h_j reads x_1 .. x_T
-      gru_forward(gf, wt_.enc_fwd, &emb_[t * E], prev, &fwd_[t], hn.data(), &gi[t * 3 * H]);
+      gru_forward(gf, wt_->enc_fwd, &emb_[t * E], prev, &fwd_[t], hn.data(), &gi[t * 3 * H]);
       std::copy(hn.begin(), hn.end(), &h_[t * 2 * H]);
       prev = &h_[t * 2 * H];
     }
     prev = zero.data();
-    matvec_rows(gb.W_ih, wt_.enc_bwd.W_ih, n_, emb_.data(), E, gb.b_ih.data(), gi.data(), 3 * H);
+    matvec_rows(gb.W_ih, wt_->enc_bwd.W_ih, n_, emb_.data(), E, gb.b_ih.data(), gi.data(), 3 * H);
     for (size_t t = n_; t-- > 0;) {  // <-h_j reads x_T .. x_1
-      gru_forward(gb, wt_.enc_bwd, &emb_[t * E], prev, &bwd_[t], hn.data(), &gi[t * 3 * H]);
+      gru_forward(gb, wt_->enc_bwd, &emb_[t * E], prev, &bwd_[t], hn.data(), &gi[t * 3 * H]);
       std::copy(hn.begin(), hn.end(), &h_[t * 2 * H + H]);
       prev = &h_[t * 2 * H + H];
     }
     if (attention) {
       keys_.resize(n_ * A);
-      matvec_rows(w_.att_U, wt_.att_U, n_, h_.data(), 2 * H, nullptr, keys_.data(), A);
+      matvec_rows(w_->att_U, wt_->att_U, n_, h_.data(), 2 * H, nullptr, keys_.data(), A);
     } else {  // c = [->h_T; <-h_1]
       const T* last = h_.data() + (n_ - 1) * 2 * H;
       fixed_.assign(last, last + H);
       fixed_.insert(fixed_.end(), h_.data() + H, h_.data() + 2 * H);
     }
     s0_.resize(D);
-    matvec(w_.init_W, wt_.init_W, &h_[H], w_.init_b.data(), s0_.data());
+    matvec(w_->init_W, wt_->init_W, &h_[H], w_->init_b.data(), s0_.data());
     tanh_inplace(D, s0_.data());
   }
 
@@ -178,20 +175,21 @@ class Sentence {
     const T* query = s_prev;
     if (cgru) {  // s'_i = GRU1(E y_{i-1}, s_{i-1})
       st->sq.resize(D);
-      gru_forward(w_.dec_gru1, wt_.dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data(), gi1);
+      gru_forward(w_->dec_gru1, wt_->dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data(), gi1);
       query = st->sq.data();
     }
     if (attention) {
       st->q.resize(A);
-      matvec(w_.att_W, wt_.att_W, query, nullptr, st->q.data());  // q = W s_{i-1}
-      std::vector<T> e(n_);
-      if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
+      matvec(w_->att_W, wt_->att_W, query, nullptr, st->q.data());  // q = W s_{i-1}
+      std::vector<T>& e = e_;
+      e.resize(n_);
+      if (cfg_->scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
         st->tq.resize(n_ * A);  // kept for the backward pass: tanh is a large share of a step
         T* tq = st->tq.data();
         for (size_t j = 0; j < n_; j++)
           for (size_t a = 0; a < A; a++) tq[j * A + a] = st->q[a] + keys_[j * A + a];
         tanh_inplace(n_ * A, tq);
-        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, w_.att_v.data(), &tq[j * A]);
+        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, w_->att_v.data(), &tq[j * A]);
       } else {  // e_ij = (q . k_j) / sqrt(A)
         const T root = T(std::sqrt(double(A)));
         for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, st->q.data(), &keys_[j * A]) / root;
@@ -209,11 +207,11 @@ class Sentence {
       st->c = fixed_;
     }
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
-      gru_forward(w_.dec_gru2, wt_.dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
+      gru_forward(w_->dec_gru2, wt_->dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
       std::vector<T> in(st->eyd);
       in.insert(in.end(), st->c.begin(), st->c.end());
-      gru_forward(w_.dec_gru, wt_.dec_gru, in.data(), s_prev, &st->g1, s_out);
+      gru_forward(w_->dec_gru, wt_->dec_gru, in.data(), s_prev, &st->g1, s_out);
     }
     // the readout's input [s_i; c_i; E y_{i-1}]: top_layers takes it from here
     st->uin.assign(s_out, s_out + D);
@@ -225,18 +223,22 @@ class Sentence {
   void step_backward(size_t step_index, const StepTape<T>& st, const T* ds, T* ds_prev,
                      Grads<T>* g) {
     const std::vector<T>& duin = st.duin;  // the readout's and output layer's part: top_layers
-    std::vector<T> ds_i(ds, ds + D), dc(duin.data() + D, duin.data() + D + 2 * H),
-        dey(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
+    std::vector<T>&ds_i = ds_i_, &dc = dc_, &dey = dey_;
+    ds_i.assign(ds, ds + D);
+    dc.assign(duin.data() + D, duin.data() + D + 2 * H);
+    dey.assign(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
     for (size_t k = 0; k < D; k++) ds_i[k] += duin[k];
-    std::vector<T> dsq(cgru ? D : 0, T(0));
+    std::vector<T>& dsq = dsq_;
+    dsq.assign(cgru ? D : 0, T(0));
     // dL/d(E y_{i-1}) through the GRU input: masked before it joins the readout's share
-    std::vector<T> dey_gru(mask_ ? E : 0, T(0));
+    std::vector<T>& dey_gru = dey_gru_;
+    dey_gru.assign(mask_ ? E : 0, T(0));
     T* dey_in = mask_ ? dey_gru.data() : dey.data();
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
-      gru_backward(w_.dec_gru2, &g->dec_gru2, st.g2, ds_i.data(), dc.data(), dsq.data());
+      gru_backward(w_->dec_gru2, &g->dec_gru2, st.g2, ds_i.data(), dc.data(), dsq.data());
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
       std::vector<T> din(E + 2 * H, T(0));
-      gru_backward(w_.dec_gru, &g->dec_gru, st.g1, ds_i.data(), din.data(), ds_prev);
+      gru_backward(w_->dec_gru, &g->dec_gru, st.g1, ds_i.data(), din.data(), ds_prev);
       for (size_t k = 0; k < E; k++) dey_in[k] += din[k];
       for (size_t k = 0; k < 2 * H; k++) dc[k] += din[E + k];
     }
@@ -246,7 +248,7 @@ class Sentence {
       for (size_t k = 0; k < 2 * H; k++) dfixed_[k] += dc[k];
     }
     if (cgru)  // s'_i = GRU1(E y_{i-1}, s_{i-1})
-      gru_backward(w_.dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey_in, ds_prev);
+      gru_backward(w_->dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey_in, ds_prev);
     if (mask_)
       for (size_t k = 0; k < E; k++) dey[k] += T(mask_->ey[step_index * E + k]) * dey_gru[k];
     float* ge = &g->w->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
@@ -256,7 +258,8 @@ class Sentence {
   // Backward of score, softmax and mix, from dc = dL/dc_i; adds dL/dquery to dquery.
   void attention_backward(const StepTape<T>& st, const T* dc, T* dquery, Grads<T>* g) {
     // c_i = sum_j alpha_ij h_j: dalpha_j = dc . h_j, dh_j += alpha_j dc
-    std::vector<T> de(n_);
+    std::vector<T>& de = de_;
+    de.resize(n_);
     T dot = 0;
     for (size_t j = 0; j < n_; j++) {
       de[j] = reduce_dot(2 * H, dc, &h_[j * 2 * H]);
@@ -264,8 +267,9 @@ class Sentence {
     }
     gemm_add(n_, 2 * H, 1, st.alpha.data(), 1, 1, dc, 2 * H, dh_.data(), 2 * H);  // alpha dc^T
     for (size_t j = 0; j < n_; j++) de[j] = st.alpha[j] * (de[j] - dot);  // softmax
-    std::vector<T> dq(A, T(0));
-    if (cfg_.scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
+    std::vector<T>& dq = dq_;
+    dq.assign(A, T(0));
+    if (cfg_->scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
       // dv += de^T tanh(.); dpre = de_j v (1 - tanh^2); dk_j += dpre_j; dq += sum_j dpre_j.
       // Sums in j order, as products (T is float here: the backward pass is never double).
       const T* tq = st.tq.data();
@@ -273,7 +277,7 @@ class Sentence {
       gemm_add(1, A, n_, de.data(), 0, 1, tq, A, g->w->att_v.data(), A);
       for (size_t j = 0; j < n_; j++)
         for (size_t a = 0; a < A; a++)
-          dpre_[j * A + a] = de[j] * T(w_.att_v[a]) * (T(1) - tq[j * A + a] * tq[j * A + a]);
+          dpre_[j * A + a] = de[j] * T(w_->att_v[a]) * (T(1) - tq[j * A + a] * tq[j * A + a]);
       for (size_t k = 0; k < n_ * A; k++) dkeys_[k] += dpre_[k];
       const T one = 1;
       gemm_add(1, A, n_, &one, 0, 0, dpre_.data(), A, dq.data(), A);
@@ -287,7 +291,7 @@ class Sentence {
     }
     const T* query = cgru ? st.sq.data() : st.s_prev.data();  // q = W query
     g->att_W.add(dq.data(), query);
-    matvec_t_add(w_.att_W, dq.data(), dquery);
+    matvec_t_add(w_->att_W, dq.data(), dquery);
   }
 
   // From dL/ds_0 and the annotations' gradients back to the source embeddings.
@@ -296,11 +300,11 @@ class Sentence {
     for (size_t k = 0; k < D; k++) da[k] = ds0[k] * (T(1) - s0_[k] * s0_[k]);
     g->init_W.add(da.data(), &h_[H]);
     vec_add(&g->w->init_b, da.data());
-    matvec_t_add(w_.init_W, da.data(), &dh_[H]);
+    matvec_t_add(w_->init_W, da.data(), &dh_[H]);
     if (attention) {  // k_j = U h_j
       for (size_t j = 0; j < n_; j++) {
         g->att_U.add(&dkeys_[j * A], &h_[j * 2 * H]);
-        matvec_t_add(w_.att_U, &dkeys_[j * A], &dh_[j * 2 * H]);
+        matvec_t_add(w_->att_U, &dkeys_[j * A], &dh_[j * 2 * H]);
       }
     } else {  // c = [->h_T; <-h_1]
       for (size_t k = 0; k < H; k++) {
@@ -312,14 +316,14 @@ class Sentence {
     for (size_t t = n_; t-- > 0;) {  // ->h_j, back from x_T
       for (size_t k = 0; k < H; k++) dh[k] = dh_[t * 2 * H + k] + carry[k];
       std::fill(next.begin(), next.end(), T(0));
-      gru_backward(w_.enc_fwd, &g->enc_fwd, fwd_[t], dh.data(), &demb[t * E], next.data());
+      gru_backward(w_->enc_fwd, &g->enc_fwd, fwd_[t], dh.data(), &demb[t * E], next.data());
       carry.swap(next);
     }
     std::fill(carry.begin(), carry.end(), T(0));
     for (size_t t = 0; t < n_; t++) {  // <-h_j, back from x_1
       for (size_t k = 0; k < H; k++) dh[k] = dh_[t * 2 * H + H + k] + carry[k];
       std::fill(next.begin(), next.end(), T(0));
-      gru_backward(w_.enc_bwd, &g->enc_bwd, bwd_[t], dh.data(), &demb[t * E], next.data());
+      gru_backward(w_->enc_bwd, &g->enc_bwd, bwd_[t], dh.data(), &demb[t * E], next.data());
       carry.swap(next);
     }
     if (mask_)
@@ -330,11 +334,11 @@ class Sentence {
     }
   }
 
-  const Config& cfg_;
-  const Weights& w_;
-  const Transposed& wt_;
-  const size_t E, H, D, A, M, Vt;
-  const bool attention, cgru;
+  const Config* cfg_ = nullptr;
+  const Weights* w_ = nullptr;
+  const Transposed* wt_ = nullptr;
+  size_t E = 0, H = 0, D = 0, A = 0, M = 0, Vt = 0;
+  bool attention = false, cgru = false;
   std::vector<int> x_;
   size_t n_ = 0;
   std::vector<T> emb_, h_, keys_, fixed_, s0_;
@@ -342,6 +346,7 @@ class Sentence {
   std::vector<StepTape<T>> steps_;
   const DropoutMasks* mask_ = nullptr;
   std::vector<T> dh_, dkeys_, dfixed_, dpre_;
+  std::vector<T> e_, de_, dq_, ds_i_, dc_, dey_, dsq_, dey_gru_;  // a step's scratch, kept
 };
 
 bool fail(std::string* error, std::string message) {
@@ -388,7 +393,7 @@ bool check_batch(const Config& cfg, const std::vector<TrainPair>& batch, std::st
 // from b_out rather than adding it last), so each matrix is read once per block, not per step.
 template <class T>
 void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
-                std::vector<Sentence<T>>& sents, T scale, double eps, Weights* g, double* loss) {
+                Sentence<T>* sents, size_t count, T scale, double eps, Weights* g, double* loss) {
   constexpr size_t kRows = 128;  // a [kRows x Vt] block of logits: 1.5 MB for Vt = 3,000
   const size_t E = cfg.emb, Vt = cfg.tgt_vocab, M = cfg.maxout, ME = M * E;
   const size_t Uw = cfg.dec_hidden + 2 * cfg.enc_hidden + E;  // [s_i; c_i; E y_{i-1}]
@@ -398,7 +403,7 @@ void top_layers(const Config& cfg, const Weights& w, const Transposed& wt,
     StepTape<T>* st;
   };
   std::vector<Row> rows;
-  for (size_t b = 0; b < sents.size(); b++)
+  for (size_t b = 0; b < count; b++)
     for (size_t i = 0; i < sents[b].steps().size(); i++) rows.push_back({b, i, &sents[b].steps()[i]});
   std::vector<T> uin(kRows * Uw), u(kRows * ME), t(kRows * E), z(kRows * Vt), dt(kRows * E),
       du(kRows * ME), duin(kRows * Uw);
@@ -488,19 +493,21 @@ double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPa
   const Transposed wt(w);
   std::unique_ptr<Grads<T>> g(grad ? new Grads<T>(grad) : nullptr);
   std::vector<double> loss(batch.size(), 0.0);  // per pair, summed in order at the end
-  std::vector<Sentence<T>> sents;
+  BL_THREAD_LOCAL std::vector<Sentence<T>> pool;  // Sentence::bind: their buffers are kept
   for (size_t b0 = 0; b0 < batch.size();) {
     size_t b1 = b0, group = 0;
     while (b1 < batch.size() && (b1 == b0 || group + batch[b1].tgt.size() + 1 <= kGroupTokens))
       group += batch[b1++].tgt.size() + 1;
-    sents.clear();
-    for (size_t b = b0; b < b1; b++) {
-      sents.emplace_back(cfg, w, wt);
-      sents.back().forward(batch[b], opt.masks ? &(*opt.masks)[b] : nullptr);
+    const size_t count = b1 - b0;
+    if (pool.size() < count) pool.resize(count);
+    for (size_t k = 0; k < count; k++) {
+      pool[k].bind(cfg, w, wt);
+      pool[k].forward(batch[b0 + k], opt.masks ? &(*opt.masks)[b0 + k] : nullptr);
     }
-    top_layers(cfg, w, wt, sents, T(1) / T(tokens), opt.label_smoothing, grad, &loss[b0]);
+    top_layers(cfg, w, wt, pool.data(), count, T(1) / T(tokens), opt.label_smoothing, grad,
+               &loss[b0]);
     if (g)
-      for (Sentence<T>& s : sents) s.backward(g.get());
+      for (size_t k = 0; k < count; k++) pool[k].backward(g.get());
     b0 = b1;
   }
   if (g) g->flush();
