@@ -75,40 +75,151 @@ class Sentence {
     cgru = cfg.decoder == DecoderKind::CGru;
   }
 
-  // The pair through the network up to each step's t_i (the output layer's input). mask: this
-  // pair's dropout masks, or null.
-  void forward(const TrainPair& pair, const DropoutMasks* mask) {
+  // The forward pass runs the group's pairs in lockstep (forward_group, below), one recurrence
+  // step of every pair at a time, so that each step's products of the recurrence are one
+  // product over the pairs (M = their count) instead of one matrix-vector product per pair.
+  // What a pair does alone is here: begin() before the recurrences, then the parts of each
+  // step around those products. Each row of a product has the bits of that pair's own
+  // matrix-vector product (matvec_rows), so the lockstep changes no bit of the result.
+
+  // The pair's inputs (mask: its dropout masks, or null): source embeddings, the encoder's
+  // input projections, E y_{i-1} of every step (teacher forcing: known before the recurrence)
+  // and, for cgru, GRU1's input projection of all of them.
+  void begin(const TrainPair& pair, const DropoutMasks* mask) {
     mask_ = mask;
     x_ = pair.src;
     x_.push_back(kEos);
     n_ = x_.size();
-    encode();
-    std::vector<int> y_in{kBos}, y_out(pair.tgt);
-    y_in.insert(y_in.end(), pair.tgt.begin(), pair.tgt.end());
-    y_out.push_back(kEos);
-    const size_t m = y_in.size();
+    emb_.resize(n_ * E);
+    fwd_.assign(n_, GruTape<T>());
+    bwd_.assign(n_, GruTape<T>());
+    h_.assign(n_ * 2 * H, T(0));
+    zero_.assign(std::max(H, D), T(0));
+    for (size_t t = 0; t < n_; t++)
+      for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_->src_emb.f32[x_[t] * E + k]);
+    if (mask_)
+      for (size_t k = 0; k < n_ * E; k++) emb_[k] *= T(mask_->src[k]);
+    gi_f_.resize(n_ * 3 * H), gi_b_.resize(n_ * 3 * H);
+    const Gru &gf = w_->enc_fwd, &gb = w_->enc_bwd;
+    matvec_rows(gf.W_ih, wt_->enc_fwd.W_ih, n_, emb_.data(), E, gf.b_ih.data(), gi_f_.data(), 3 * H);
+    matvec_rows(gb.W_ih, wt_->enc_bwd.W_ih, n_, emb_.data(), E, gb.b_ih.data(), gi_b_.data(), 3 * H);
+    const size_t m = pair.tgt.size() + 1;
     steps_.assign(m, StepTape<T>());
-    // E y_{i-1} of every step (teacher forcing: known before the recurrence), and for cgru
-    // GRU1's input projection of all of them as one product
-    std::vector<T> eyd(m * E), gi1(cgru ? m * 3 * D : 0);
+    eyd_.resize(m * E);
     for (size_t i = 0; i < m; i++) {
       StepTape<T>& st = steps_[i];
-      st.y_prev = y_in[i], st.y = y_out[i];
+      st.y_prev = i == 0 ? kBos : pair.tgt[i - 1], st.y = i + 1 < m ? pair.tgt[i] : kEos;
       st.ey.resize(E);
-      for (size_t k = 0; k < E; k++) st.ey[k] = T(w_->tgt_emb.f32[size_t(y_in[i]) * E + k]);
+      for (size_t k = 0; k < E; k++) st.ey[k] = T(w_->tgt_emb.f32[size_t(st.y_prev) * E + k]);
       st.eyd = st.ey;
       if (mask_)
         for (size_t k = 0; k < E; k++) st.eyd[k] *= T(mask_->ey[i * E + k]);
-      std::copy_n(st.eyd.data(), E, &eyd[i * E]);
+      std::copy_n(st.eyd.data(), E, &eyd_[i * E]);
     }
+    gi1_.resize(cgru ? m * 3 * D : 0);
     if (cgru)
-      matvec_rows(w_->dec_gru1.W_ih, wt_->dec_gru1.W_ih, m, eyd.data(), E,
-                  w_->dec_gru1.b_ih.data(), gi1.data(), 3 * D);
-    std::vector<T> s = s0_, s_next(D);
-    for (size_t i = 0; i < m; i++) {
-      step(s.data(), &steps_[i], s_next.data(), cgru ? &gi1[i * 3 * D] : nullptr);
-      s.swap(s_next);
+      matvec_rows(w_->dec_gru1.W_ih, wt_->dec_gru1.W_ih, m, eyd_.data(), E,
+                  w_->dec_gru1.b_ih.data(), gi1_.data(), 3 * D);
+  }
+
+  size_t src_len() const { return n_; }
+  size_t tgt_len() const { return steps_.size(); }
+
+  // ->h_t = GRU(x_t, ->h_{t-1}), t ascending: enc_fwd_prev(t) is ->h_{t-1}, gh its W_hh
+  // product with b_hh. <-h_t the same, t descending.
+  const T* enc_fwd_prev(size_t t) const { return t == 0 ? zero_.data() : &h_[(t - 1) * 2 * H]; }
+  void enc_fwd_step(size_t t, const T* gh) {
+    gru_gates(&emb_[t * E], E, enc_fwd_prev(t), H, &gi_f_[t * 3 * H], gh, &fwd_[t], &h_[t * 2 * H]);
+  }
+  const T* enc_bwd_prev(size_t t) const {
+    return t + 1 == n_ ? zero_.data() : &h_[(t + 1) * 2 * H + H];
+  }
+  void enc_bwd_step(size_t t, const T* gh) {
+    gru_gates(&emb_[t * E], E, enc_bwd_prev(t), H, &gi_b_[t * 3 * H], gh, &bwd_[t],
+              &h_[t * 2 * H + H]);
+  }
+
+  // k_j = U h_j (or the fixed c = [->h_T; <-h_1]), s_0 = tanh(W_init <-h_1 + b)
+  void end_encode() {
+    if (attention) {
+      keys_.resize(n_ * A);
+      matvec_rows(w_->att_U, wt_->att_U, n_, h_.data(), 2 * H, nullptr, keys_.data(), A);
+    } else {
+      const T* last = h_.data() + (n_ - 1) * 2 * H;
+      fixed_.assign(last, last + H);
+      fixed_.insert(fixed_.end(), h_.data() + H, h_.data() + 2 * H);
     }
+    s0_.resize(D);
+    matvec(w_->init_W, wt_->init_W, &h_[H], w_->init_b.data(), s0_.data());
+    tanh_inplace(D, s0_.data());
+  }
+
+  // Decoder step i in three parts around its products. s_{i-1}:
+  const T* s_prev(size_t i) const { return i == 0 ? s0_.data() : steps_[i - 1].uin.data(); }
+  // cgru: s'_i = GRU1(E y_{i-1}, s_{i-1}); gh: W_hh s_{i-1} + b_hh
+  void dec_gru1(size_t i, const T* gh) {
+    StepTape<T>* st = &steps_[i];
+    st->s_prev.assign(s_prev(i), s_prev(i) + D);
+    st->sq.resize(D);
+    gru_gates(st->eyd.data(), E, st->s_prev.data(), D, &gi1_[i * 3 * D], gh, &st->g1, st->sq.data());
+  }
+  // The query W_att reads: s'_i (cgru), s_{i-1} (paper)
+  const T* query(size_t i) const { return cgru ? steps_[i].sq.data() : s_prev(i); }
+  // score, normalise, mix: c_i from q = W query (null without attention: c_i = c)
+  void attend(size_t i, const T* q) {
+    StepTape<T>* st = &steps_[i];
+    if (!cgru) st->s_prev.assign(s_prev(i), s_prev(i) + D);
+    if (!attention) {
+      st->c = fixed_;
+      return;
+    }
+    st->q.assign(q, q + A);
+    std::vector<T>& e = e_;
+    e.resize(n_);
+    if (cfg_->scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
+      st->tq.resize(n_ * A);  // kept for the backward pass: tanh is a large share of a step
+      T* tq = st->tq.data();
+      for (size_t j = 0; j < n_; j++)
+        for (size_t a = 0; a < A; a++) tq[j * A + a] = st->q[a] + keys_[j * A + a];
+      tanh_inplace(n_ * A, tq);
+      for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, w_->att_v.data(), &tq[j * A]);
+    } else {  // e_ij = (q . k_j) / sqrt(A)
+      const T root = T(std::sqrt(double(A)));
+      for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, st->q.data(), &keys_[j * A]) / root;
+    }
+    const T emax = *std::max_element(e.begin(), e.end());  // alpha_i = softmax(e_i)
+    T sum = 0;
+    st->alpha.resize(n_);
+    for (size_t j = 0; j < n_; j++) st->alpha[j] = e[j] - emax;
+    exp_inplace(n_, st->alpha.data());
+    for (size_t j = 0; j < n_; j++) sum += st->alpha[j];
+    for (T& a : st->alpha) a /= sum;
+    st->c.assign(2 * H, T(0));  // c_i = sum_j alpha_ij h_j, j ascending
+    gemm_add(1, 2 * H, n_, st->alpha.data(), 0, 1, h_.data(), 2 * H, st->c.data(), 2 * H);
+  }
+  // What the last GRU reads: cgru's GRU2 reads c_i (and s'_i); paper's reads [E y_{i-1}; c_i]
+  // (and s_{i-1}).
+  const T* gru2_input(size_t i) {
+    StepTape<T>& st = steps_[i];
+    if (cgru) return st.c.data();
+    in_.assign(st.eyd.begin(), st.eyd.end());
+    in_.insert(in_.end(), st.c.begin(), st.c.end());
+    return in_.data();
+  }
+  const T* gru2_state(size_t i) const { return cgru ? steps_[i].sq.data() : s_prev(i); }
+  // s_i = GRU2(c_i, s'_i) (cgru) or GRU([E y_{i-1}; c_i], s_{i-1}) (paper), from gi and gh
+  // (gru2_input's and gru2_state's products with their biases); then the readout's input
+  // uin = [s_i; c_i; E y_{i-1}], which top_layers takes from here.
+  void dec_gru2(size_t i, const T* gi, const T* gh) {
+    StepTape<T>* st = &steps_[i];
+    s_out_.resize(D);
+    if (cgru)
+      gru_gates(st->c.data(), 2 * H, st->sq.data(), D, gi, gh, &st->g2, s_out_.data());
+    else
+      gru_gates(gru2_input(i), E + 2 * H, st->s_prev.data(), D, gi, gh, &st->g1, s_out_.data());
+    st->uin.assign(s_out_.begin(), s_out_.end());
+    st->uin.insert(st->uin.end(), st->c.begin(), st->c.end());
+    st->uin.insert(st->uin.end(), st->ey.begin(), st->ey.end());
   }
 
   std::vector<StepTape<T>>& steps() { return steps_; }
@@ -129,97 +240,7 @@ class Sentence {
   }
 
  private:
-  // h_j = [->h_j; <-h_j], k_j = U h_j, s_0 = tanh(W_init <-h_1 + b)
-  void encode() {
-    emb_.resize(n_ * E);
-    fwd_.assign(n_, GruTape<T>());
-    bwd_.assign(n_, GruTape<T>());
-    h_.assign(n_ * 2 * H, T(0));
-    for (size_t t = 0; t < n_; t++)
-      for (size_t k = 0; k < E; k++) emb_[t * E + k] = T(w_->src_emb.f32[x_[t] * E + k]);
-    if (mask_)
-      for (size_t k = 0; k < n_ * E; k++) emb_[k] *= T(mask_->src[k]);
-    std::vector<T> zero(H, T(0)), hn(H), gi(n_ * 3 * H);
-    const T* prev = zero.data();
-    const Gru &gf = w_->enc_fwd, &gb = w_->enc_bwd;
-    matvec_rows(gf.W_ih, wt_->enc_fwd.W_ih, n_, emb_.data(), E, gf.b_ih.data(), gi.data(), 3 * H);
-    for (size_t t = 0; t < n_; t++) {  // ->h_j reads x_1 .. x_T
-      gru_forward(gf, wt_->enc_fwd, &emb_[t * E], prev, &fwd_[t], hn.data(), &gi[t * 3 * H]);
-      std::copy(hn.begin(), hn.end(), &h_[t * 2 * H]);
-      prev = &h_[t * 2 * H];
-    }
-    prev = zero.data();
-    matvec_rows(gb.W_ih, wt_->enc_bwd.W_ih, n_, emb_.data(), E, gb.b_ih.data(), gi.data(), 3 * H);
-    for (size_t t = n_; t-- > 0;) {  // <-h_j reads x_T .. x_1
-      gru_forward(gb, wt_->enc_bwd, &emb_[t * E], prev, &bwd_[t], hn.data(), &gi[t * 3 * H]);
-      std::copy(hn.begin(), hn.end(), &h_[t * 2 * H + H]);
-      prev = &h_[t * 2 * H + H];
-    }
-    if (attention) {
-      keys_.resize(n_ * A);
-      matvec_rows(w_->att_U, wt_->att_U, n_, h_.data(), 2 * H, nullptr, keys_.data(), A);
-    } else {  // c = [->h_T; <-h_1]
-      const T* last = h_.data() + (n_ - 1) * 2 * H;
-      fixed_.assign(last, last + H);
-      fixed_.insert(fixed_.end(), h_.data() + H, h_.data() + 2 * H);
-    }
-    s0_.resize(D);
-    matvec(w_->init_W, wt_->init_W, &h_[H], w_->init_b.data(), s0_.data());
-    tanh_inplace(D, s0_.data());
-  }
-
-  // Decoder step i, up to uin = [s_i; c_i; E y_{i-1}].
-  // st's y, y_prev, ey and eyd are set (forward); gi1: cgru's W_ih E y_{i-1} + b_ih.
-  void step(const T* s_prev, StepTape<T>* st, T* s_out, const T* gi1) {
-    st->s_prev.assign(s_prev, s_prev + D);
-    const T* query = s_prev;
-    if (cgru) {  // s'_i = GRU1(E y_{i-1}, s_{i-1})
-      st->sq.resize(D);
-      gru_forward(w_->dec_gru1, wt_->dec_gru1, st->eyd.data(), s_prev, &st->g1, st->sq.data(), gi1);
-      query = st->sq.data();
-    }
-    if (attention) {
-      st->q.resize(A);
-      matvec(w_->att_W, wt_->att_W, query, nullptr, st->q.data());  // q = W s_{i-1}
-      std::vector<T>& e = e_;
-      e.resize(n_);
-      if (cfg_->scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
-        st->tq.resize(n_ * A);  // kept for the backward pass: tanh is a large share of a step
-        T* tq = st->tq.data();
-        for (size_t j = 0; j < n_; j++)
-          for (size_t a = 0; a < A; a++) tq[j * A + a] = st->q[a] + keys_[j * A + a];
-        tanh_inplace(n_ * A, tq);
-        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, w_->att_v.data(), &tq[j * A]);
-      } else {  // e_ij = (q . k_j) / sqrt(A)
-        const T root = T(std::sqrt(double(A)));
-        for (size_t j = 0; j < n_; j++) e[j] = reduce_dot(A, st->q.data(), &keys_[j * A]) / root;
-      }
-      const T emax = *std::max_element(e.begin(), e.end());  // alpha_i = softmax(e_i)
-      T sum = 0;
-      st->alpha.resize(n_);
-      for (size_t j = 0; j < n_; j++) st->alpha[j] = e[j] - emax;
-      exp_inplace(n_, st->alpha.data());
-      for (size_t j = 0; j < n_; j++) sum += st->alpha[j];
-      for (T& a : st->alpha) a /= sum;
-      st->c.assign(2 * H, T(0));  // c_i = sum_j alpha_ij h_j, j ascending
-      gemm_add(1, 2 * H, n_, st->alpha.data(), 0, 1, h_.data(), 2 * H, st->c.data(), 2 * H);
-    } else {  // c_i = c
-      st->c = fixed_;
-    }
-    if (cgru) {  // s_i = GRU2(c_i, s'_i)
-      gru_forward(w_->dec_gru2, wt_->dec_gru2, st->c.data(), st->sq.data(), &st->g2, s_out);
-    } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
-      std::vector<T> in(st->eyd);
-      in.insert(in.end(), st->c.begin(), st->c.end());
-      gru_forward(w_->dec_gru, wt_->dec_gru, in.data(), s_prev, &st->g1, s_out);
-    }
-    // the readout's input [s_i; c_i; E y_{i-1}]: top_layers takes it from here
-    st->uin.assign(s_out, s_out + D);
-    st->uin.insert(st->uin.end(), st->c.begin(), st->c.end());
-    st->uin.insert(st->uin.end(), st->ey.begin(), st->ey.end());
-  }
-
-  // Backward of step(): ds is dL/ds_i from the steps after; adds dL/ds_{i-1} to ds_prev.
+  // Backward of decoder step i: ds is dL/ds_i from the steps after; adds dL/ds_{i-1} to ds_prev.
   void step_backward(size_t step_index, const StepTape<T>& st, const T* ds, T* ds_prev,
                      Grads<T>* g) {
     const std::vector<T>& duin = st.duin;  // the readout's and output layer's part: top_layers
@@ -341,13 +362,79 @@ class Sentence {
   bool attention = false, cgru = false;
   std::vector<int> x_;
   size_t n_ = 0;
-  std::vector<T> emb_, h_, keys_, fixed_, s0_;
+  std::vector<T> emb_, h_, keys_, fixed_, s0_, zero_;
+  std::vector<T> gi_f_, gi_b_, eyd_, gi1_, in_, s_out_;  // begin()'s products, a step's scratch
   std::vector<GruTape<T>> fwd_, bwd_;
   std::vector<StepTape<T>> steps_;
   const DropoutMasks* mask_ = nullptr;
   std::vector<T> dh_, dkeys_, dfixed_, dpre_;
   std::vector<T> e_, de_, dq_, ds_i_, dc_, dey_, dsq_, dey_gru_;  // a step's scratch, kept
 };
+
+// Y = W x + b for each active pair's x = in(b) (b null: none), as matvec_rows over the rows
+// gathered into X: one product for the group's step, each row with its own pair's bits.
+template <class T, class In>
+const T* step_product(const Matrix& W, const Matrix& Wt, const float* b,
+                      const std::vector<size_t>& act, In in, std::vector<T>* X, std::vector<T>* Y) {
+  const size_t cols = W.cols, rows = W.rows;
+  X->resize(act.size() * cols), Y->resize(act.size() * rows);
+  for (size_t r = 0; r < act.size(); r++) std::copy_n(in(act[r]), cols, &(*X)[r * cols]);
+  matvec_rows(W, Wt, act.size(), X->data(), cols, b, Y->data(), rows);
+  return Y->data();
+}
+
+// The forward pass of count pairs (each begun), in lockstep: the encoder's two directions one
+// position at a time, then the decoder one step at a time, each over the pairs still that long.
+template <class T>
+void forward_group(const Config& cfg, const Weights& w, const Transposed& wt, Sentence<T>* sents,
+                   size_t count) {
+  const size_t H = cfg.enc_hidden, D = cfg.dec_hidden, A = cfg.attn;
+  const bool cgru = cfg.decoder == DecoderKind::CGru, attention = cfg.scoring != Scoring::None;
+  size_t n_max = 0, m_max = 0;
+  for (size_t b = 0; b < count; b++)
+    n_max = std::max(n_max, sents[b].src_len()), m_max = std::max(m_max, sents[b].tgt_len());
+  BL_THREAD_LOCAL std::vector<T> X, Y, X2, Y2;
+  std::vector<size_t> act;
+  const auto active = [&](auto longer) {
+    act.clear();
+    for (size_t b = 0; b < count; b++)
+      if (longer(b)) act.push_back(b);
+  };
+  for (size_t t = 0; t < n_max; t++) {  // ->h_t, t ascending
+    active([&](size_t b) { return sents[b].src_len() > t; });
+    const T* gh = step_product(w.enc_fwd.W_hh, wt.enc_fwd.W_hh, w.enc_fwd.b_hh.data(), act,
+                               [&](size_t b) { return sents[b].enc_fwd_prev(t); }, &X, &Y);
+    for (size_t r = 0; r < act.size(); r++) sents[act[r]].enc_fwd_step(t, gh + r * 3 * H);
+  }
+  for (size_t back = 0; back < n_max; back++) {  // <-h_t, t descending from each pair's end
+    active([&](size_t b) { return sents[b].src_len() > back; });
+    const auto at = [&](size_t b) { return sents[b].src_len() - 1 - back; };
+    const T* gh = step_product(w.enc_bwd.W_hh, wt.enc_bwd.W_hh, w.enc_bwd.b_hh.data(), act,
+                               [&](size_t b) { return sents[b].enc_bwd_prev(at(b)); }, &X, &Y);
+    for (size_t r = 0; r < act.size(); r++) sents[act[r]].enc_bwd_step(at(act[r]), gh + r * 3 * H);
+  }
+  for (size_t b = 0; b < count; b++) sents[b].end_encode();
+  const Gru& last = cgru ? w.dec_gru2 : w.dec_gru;
+  const Transposed::GruT& last_t = cgru ? wt.dec_gru2 : wt.dec_gru;
+  for (size_t i = 0; i < m_max; i++) {
+    active([&](size_t b) { return sents[b].tgt_len() > i; });
+    if (cgru) {
+      const T* gh = step_product(w.dec_gru1.W_hh, wt.dec_gru1.W_hh, w.dec_gru1.b_hh.data(), act,
+                                 [&](size_t b) { return sents[b].s_prev(i); }, &X, &Y);
+      for (size_t r = 0; r < act.size(); r++) sents[act[r]].dec_gru1(i, gh + r * 3 * D);
+    }
+    const T* q = attention ? step_product(w.att_W, wt.att_W, nullptr, act,
+                                          [&](size_t b) { return sents[b].query(i); }, &X, &Y)
+                           : nullptr;
+    for (size_t r = 0; r < act.size(); r++) sents[act[r]].attend(i, q ? q + r * A : nullptr);
+    const T* gi = step_product(last.W_ih, last_t.W_ih, last.b_ih.data(), act,
+                               [&](size_t b) { return sents[b].gru2_input(i); }, &X, &Y);
+    const T* gh = step_product(last.W_hh, last_t.W_hh, last.b_hh.data(), act,
+                               [&](size_t b) { return sents[b].gru2_state(i); }, &X2, &Y2);
+    for (size_t r = 0; r < act.size(); r++)
+      sents[act[r]].dec_gru2(i, gi + r * 3 * D, gh + r * 3 * D);
+  }
+}
 
 bool fail(std::string* error, std::string message) {
   *error = std::move(message);
@@ -502,8 +589,9 @@ double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPa
     if (pool.size() < count) pool.resize(count);
     for (size_t k = 0; k < count; k++) {
       pool[k].bind(cfg, w, wt);
-      pool[k].forward(batch[b0 + k], opt.masks ? &(*opt.masks)[b0 + k] : nullptr);
+      pool[k].begin(batch[b0 + k], opt.masks ? &(*opt.masks)[b0 + k] : nullptr);
     }
+    forward_group(cfg, w, wt, pool.data(), count);
     top_layers(cfg, w, wt, pool.data(), count, T(1) / T(tokens), opt.label_smoothing, grad,
                &loss[b0]);
     if (g)

@@ -236,22 +236,14 @@ struct GruGrad {
   OuterSum<T> W_ih, W_hh;
 };
 
-// h' = GRU(x, h) (docs/model-format.md), saving what gru_backward needs; gt: g's transposes.
-// gi_in: W_ih x + b_ih when the caller has it already (matvec_rows over a sequence), or null.
+// The rest of h' = GRU(x, h) once its products are known: gi = W_ih x + b_ih and
+// gh = W_hh h + b_hh, gates r, z, n (docs/model-format.md). Saves what gru_backward needs (x is
+// in wide, h is H wide). h_out must not overlap x or h.
 template <class T>
-void gru_forward(const Gru& g, const Transposed::GruT& gt, const T* x, const T* h, GruTape<T>* tp,
-                 T* h_out, const T* gi_in = nullptr) {
-  const size_t in = g.W_ih.cols, H = g.W_hh.cols;
+void gru_gates(const T* x, size_t in, const T* h, size_t H, const T* gi, const T* gh,
+               GruTape<T>* tp, T* h_out) {
   tp->x.assign(x, x + in);
   tp->h.assign(h, h + H);
-  BL_THREAD_LOCAL std::vector<T> gi_buf, gh_buf;  // scratch.h
-  T* gi = fit(gi_buf, 3 * H);
-  T* gh = fit(gh_buf, 3 * H);
-  if (gi_in)
-    std::copy_n(gi_in, 3 * H, gi);
-  else
-    matvec(g.W_ih, gt.W_ih, x, g.b_ih.data(), gi);  // W_i* x + b_i*, gates r, z, n
-  matvec(g.W_hh, gt.W_hh, h, g.b_hh.data(), gh);  // W_h* h + b_h*
   tp->r.resize(H), tp->z.resize(H), tp->n.resize(H), tp->ghn.assign(gh + 2 * H, gh + 3 * H);
   T *r = tp->r.data(), *z = tp->z.data(), *n = tp->n.data();
   for (size_t k = 0; k < H; k++) r[k] = gi[k] + gh[k], z[k] = gi[H + k] + gh[H + k];
@@ -262,7 +254,8 @@ void gru_forward(const Gru& g, const Transposed::GruT& gt, const T* x, const T* 
   for (size_t k = 0; k < H; k++) h_out[k] = (T(1) - z[k]) * n[k] + z[k] * h[k];  // (1-z) n + z h
 }
 
-// Backward of gru_forward: dg += dL/dweights; dx += dL/dx (dx may be null), dh += dL/dh_prev.
+// Backward of gru_gates and its two products: dg += dL/dweights; dx += dL/dx (dx may be null),
+// dh += dL/dh_prev.
 template <class T>
 void gru_backward(const Gru& g, GruGrad<T>* dg, const GruTape<T>& tp, const T* dh_out, T* dx,
                   T* dh) {
