@@ -1,6 +1,8 @@
 // Over 400 lines, on purpose: the forward pass with its saved activations and the backward pass
-// through the same steps, read side by side, are one derivation; top_layers makes both passes
-// of the layers above the recurrence, for a whole batch at once.
+// through the same steps, read side by side, are one derivation. A Sentence holds one pair's
+// share of each step; forward_group and backward_group run a group's pairs in lockstep around
+// the recurrences' products, and top_layers makes both passes of the layers above the
+// recurrence, for a whole batch at once.
 #include "core/train_model.h"
 
 #include <algorithm>
@@ -34,6 +36,9 @@ struct StepTape {
   std::vector<T> uin;     // [D + 2H + E] [s_i; c_i; E y_{i-1}]
   std::vector<T> duin;    // [D + 2H + E] dL/duin, from the layers above (top_layers)
   GruTape<T> g1, g2;      // paper: g1 the decoder GRU; cgru: GRU1, GRU2
+  // the backward pass's, kept for the weights' gradients (Sentence::add_decoder_grads)
+  std::vector<T> dg1i, dg1h, dg2i, dg2h;  // g1's and g2's gates' gradients (3D each)
+  std::vector<T> de, dq, dey;             // dL/de_i (softmaxed, [n]), dL/dq, dL/d(E y_{i-1})
 };
 
 // The gradients of a batch: the biases and embeddings added at once, the matrices' dy x^T
@@ -225,77 +230,74 @@ class Sentence {
   std::vector<StepTape<T>>& steps() { return steps_; }
   const DropoutMasks* mask() const { return mask_; }
 
-  // Adds d(the loss)/dweights to g, from each step's duin (set by top_layers).
-  void backward(Grads<T>* g) {
+  // The backward pass, in lockstep as the forward one (backward_group, below): for decoder step
+  // i, descending, the parts around its products, whose rows are this pair's dL/d buffers (the
+  // *_rows accessors). The gradients that all pairs share (weights, biases, embeddings) are
+  // added afterwards from what each step kept, pair by pair in the order of a pass made one
+  // pair at a time (add_decoder_grads, add_encoder_grads), so the sums keep that order's bits.
+  void bwd_begin() {
     dh_.assign(n_ * 2 * H, T(0));
     dkeys_.assign(attention ? n_ * A : 0, T(0));
     dfixed_.assign(2 * H, T(0));
-    std::vector<T> ds(D, T(0)), ds_prev(D);
-    for (size_t i = steps_.size(); i-- > 0;) {
-      std::fill(ds_prev.begin(), ds_prev.end(), T(0));
-      step_backward(i, steps_[i], ds.data(), ds_prev.data(), g);
-      ds.swap(ds_prev);
-    }
-    encode_backward(ds.data(), g);
+    ds_.assign(D, T(0));
   }
 
- private:
-  // Backward of decoder step i: ds is dL/ds_i from the steps after; adds dL/ds_{i-1} to ds_prev.
-  void step_backward(size_t step_index, const StepTape<T>& st, const T* ds, T* ds_prev,
-                     Grads<T>* g) {
+  // From ds_ = dL/ds_i (the later steps' share) and duin (the layers above): through s_i's GRU
+  // (cgru's GRU2, or paper's one GRU) to its gates' gradients, and dL/d(its state) += ds_i z.
+  void bwd_gru2(size_t i) {
+    StepTape<T>& st = steps_[i];
     const std::vector<T>& duin = st.duin;  // the readout's and output layer's part: top_layers
-    std::vector<T>&ds_i = ds_i_, &dc = dc_, &dey = dey_;
-    ds_i.assign(ds, ds + D);
-    dc.assign(duin.data() + D, duin.data() + D + 2 * H);
-    dey.assign(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
-    for (size_t k = 0; k < D; k++) ds_i[k] += duin[k];
-    std::vector<T>& dsq = dsq_;
-    dsq.assign(cgru ? D : 0, T(0));
+    ds_prev_.assign(D, T(0));
+    ds_i_.assign(ds_.begin(), ds_.end());
+    for (size_t k = 0; k < D; k++) ds_i_[k] += duin[k];
+    dc_.assign(duin.data() + D, duin.data() + D + 2 * H);
+    dey_.assign(duin.data() + D + 2 * H, duin.data() + D + 2 * H + E);
+    dsq_.assign(cgru ? D : 0, T(0));
     // dL/d(E y_{i-1}) through the GRU input: masked before it joins the readout's share
-    std::vector<T>& dey_gru = dey_gru_;
-    dey_gru.assign(mask_ ? E : 0, T(0));
-    T* dey_in = mask_ ? dey_gru.data() : dey.data();
+    dey_gru_.assign(mask_ ? E : 0, T(0));
+    std::vector<T>&dgi = cgru ? st.dg2i : st.dg1i, &dgh = cgru ? st.dg2h : st.dg1h;
+    dgi.resize(3 * D), dgh.resize(3 * D);
     if (cgru) {  // s_i = GRU2(c_i, s'_i)
-      gru_backward(w_->dec_gru2, &g->dec_gru2, st.g2, ds_i.data(), dc.data(), dsq.data());
+      gru_gates_backward(st.g2, ds_i_.data(), dgi.data(), dgh.data(), dsq_.data());
     } else {  // s_i = GRU([E y_{i-1}; c_i], s_{i-1})
-      std::vector<T> din(E + 2 * H, T(0));
-      gru_backward(w_->dec_gru, &g->dec_gru, st.g1, ds_i.data(), din.data(), ds_prev);
-      for (size_t k = 0; k < E; k++) dey_in[k] += din[k];
-      for (size_t k = 0; k < 2 * H; k++) dc[k] += din[E + k];
+      din_.assign(E + 2 * H, T(0));
+      gru_gates_backward(st.g1, ds_i_.data(), dgi.data(), dgh.data(), ds_prev_.data());
     }
-    if (attention) {
-      attention_backward(st, dc.data(), cgru ? dsq.data() : ds_prev, g);
-    } else {
-      for (size_t k = 0; k < 2 * H; k++) dfixed_[k] += dc[k];
-    }
-    if (cgru)  // s'_i = GRU1(E y_{i-1}, s_{i-1})
-      gru_backward(w_->dec_gru1, &g->dec_gru1, st.g1, dsq.data(), dey_in, ds_prev);
-    if (mask_)
-      for (size_t k = 0; k < E; k++) dey[k] += T(mask_->ey[step_index * E + k]) * dey_gru[k];
-    float* ge = &g->w->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
-    for (size_t k = 0; k < E; k++) ge[k] += float(dey[k]);
   }
+  const T* gru2_dgi(size_t i) const { return cgru ? steps_[i].dg2i.data() : steps_[i].dg1i.data(); }
+  const T* gru2_dgh(size_t i) const { return cgru ? steps_[i].dg2h.data() : steps_[i].dg1h.data(); }
+  T* gru2_dx_rows() { return cgru ? dc_.data() : din_.data(); }      // += W_ih^T dgi
+  T* gru2_dh_rows() { return cgru ? dsq_.data() : ds_prev_.data(); }  // += W_hh^T dgh
 
-  // Backward of score, softmax and mix, from dc = dL/dc_i; adds dL/dquery to dquery.
-  void attention_backward(const StepTape<T>& st, const T* dc, T* dquery, Grads<T>* g) {
+  // The attention's backward from dc = dL/dc_i: score, softmax and mix back to dq = dL/dq (kept),
+  // dh_j += alpha_j dc and the keys' dL/dk_j (or the fixed c's).
+  void bwd_attend(size_t i) {
+    StepTape<T>& st = steps_[i];
+    if (!cgru) {
+      T* dey_in = mask_ ? dey_gru_.data() : dey_.data();
+      for (size_t k = 0; k < E; k++) dey_in[k] += din_[k];
+      for (size_t k = 0; k < 2 * H; k++) dc_[k] += din_[E + k];
+    }
+    if (!attention) {
+      for (size_t k = 0; k < 2 * H; k++) dfixed_[k] += dc_[k];
+      return;
+    }
     // c_i = sum_j alpha_ij h_j: dalpha_j = dc . h_j, dh_j += alpha_j dc
-    std::vector<T>& de = de_;
+    std::vector<T>& de = st.de;
     de.resize(n_);
     T dot = 0;
     for (size_t j = 0; j < n_; j++) {
-      de[j] = reduce_dot(2 * H, dc, &h_[j * 2 * H]);
+      de[j] = reduce_dot(2 * H, dc_.data(), &h_[j * 2 * H]);
       dot += st.alpha[j] * de[j];
     }
-    gemm_add(n_, 2 * H, 1, st.alpha.data(), 1, 1, dc, 2 * H, dh_.data(), 2 * H);  // alpha dc^T
+    gemm_add(n_, 2 * H, 1, st.alpha.data(), 1, 1, dc_.data(), 2 * H, dh_.data(), 2 * H);
     for (size_t j = 0; j < n_; j++) de[j] = st.alpha[j] * (de[j] - dot);  // softmax
-    std::vector<T>& dq = dq_;
+    std::vector<T>& dq = st.dq;
     dq.assign(A, T(0));
     if (cfg_->scoring == Scoring::Additive) {  // e_ij = v . tanh(q + k_j)
-      // dv += de^T tanh(.); dpre = de_j v (1 - tanh^2); dk_j += dpre_j; dq += sum_j dpre_j.
-      // Sums in j order, as products (T is float here: the backward pass is never double).
+      // dpre = de_j v (1 - tanh^2); dk_j += dpre_j; dq += sum_j dpre_j (dv: add_decoder_grads).
       const T* tq = st.tq.data();
       dpre_.resize(n_ * A);
-      gemm_add(1, A, n_, de.data(), 0, 1, tq, A, g->w->att_v.data(), A);
       for (size_t j = 0; j < n_; j++)
         for (size_t a = 0; a < A; a++)
           dpre_[j * A + a] = de[j] * T(w_->att_v[a]) * (T(1) - tq[j * A + a] * tq[j * A + a]);
@@ -310,51 +312,102 @@ class Sentence {
           dkeys_[j * A + a] += de[j] * st.q[a] / root;
         }
     }
-    const T* query = cgru ? st.sq.data() : st.s_prev.data();  // q = W query
-    g->att_W.add(dq.data(), query);
-    matvec_t_add(w_->att_W, dq.data(), dquery);
+  }
+  const T* dq(size_t i) const { return steps_[i].dq.data(); }
+  T* query_rows() { return cgru ? dsq_.data() : ds_prev_.data(); }  // += W_att^T dq
+
+  // cgru: s'_i = GRU1(E y_{i-1}, s_{i-1}), from dsq = dL/ds'_i.
+  void bwd_gru1(size_t i) {
+    StepTape<T>& st = steps_[i];
+    st.dg1i.resize(3 * D), st.dg1h.resize(3 * D);
+    gru_gates_backward(st.g1, dsq_.data(), st.dg1i.data(), st.dg1h.data(), ds_prev_.data());
+  }
+  const T* gru1_dgi(size_t i) const { return steps_[i].dg1i.data(); }
+  const T* gru1_dgh(size_t i) const { return steps_[i].dg1h.data(); }
+  T* gru1_dx_rows() { return mask_ ? dey_gru_.data() : dey_.data(); }  // += W_ih^T dgi
+  T* ds_prev_rows() { return ds_prev_.data(); }                        // += W_hh^T dgh
+
+  // Step i done: dL/d(E y_{i-1}) kept, and ds_ becomes dL/ds_{i-1}.
+  void bwd_end_step(size_t i) {
+    if (mask_)
+      for (size_t k = 0; k < E; k++) dey_[k] += T(mask_->ey[i * E + k]) * dey_gru_[k];
+    steps_[i].dey.assign(dey_.begin(), dey_.end());
+    ds_.swap(ds_prev_);
   }
 
-  // From dL/ds_0 and the annotations' gradients back to the source embeddings.
-  void encode_backward(const T* ds0, Grads<T>* g) {
+  // The decoder's shared gradients, step by step as the pass made them (i descending).
+  void add_decoder_grads(Grads<T>* g) const {
+    for (size_t i = steps_.size(); i-- > 0;) {
+      const StepTape<T>& st = steps_[i];
+      if (cgru)
+        gru_grad_add(&g->dec_gru2, st.g2, st.dg2i.data(), st.dg2h.data());
+      else
+        gru_grad_add(&g->dec_gru, st.g1, st.dg1i.data(), st.dg1h.data());
+      if (attention) {
+        if (cfg_->scoring == Scoring::Additive)  // dv += de^T tanh(.)
+          gemm_add(1, A, n_, st.de.data(), 0, 1, st.tq.data(), A, g->w->att_v.data(), A);
+        g->att_W.add(st.dq.data(), cgru ? st.sq.data() : st.s_prev.data());  // q = W query
+      }
+      if (cgru) gru_grad_add(&g->dec_gru1, st.g1, st.dg1i.data(), st.dg1h.data());
+      float* ge = &g->w->tgt_emb.f32[size_t(st.y_prev) * E];  // E y_{i-1}
+      for (size_t k = 0; k < E; k++) ge[k] += float(st.dey[k]);
+    }
+  }
+
+  // From dL/ds_0 (ds_ after the last step) and the keys' gradients: s_0's layer and U, into
+  // the annotations' dh_ (their gradients added here, where the pairs come in order).
+  void bwd_encoder_begin(Grads<T>* g) {
     std::vector<T> da(D);  // s_0 = tanh(W_init <-h_1 + b)
-    for (size_t k = 0; k < D; k++) da[k] = ds0[k] * (T(1) - s0_[k] * s0_[k]);
+    for (size_t k = 0; k < D; k++) da[k] = ds_[k] * (T(1) - s0_[k] * s0_[k]);
     g->init_W.add(da.data(), &h_[H]);
     vec_add(&g->w->init_b, da.data());
     matvec_t_add(w_->init_W, da.data(), &dh_[H]);
-    if (attention) {  // k_j = U h_j
-      for (size_t j = 0; j < n_; j++) {
-        g->att_U.add(&dkeys_[j * A], &h_[j * 2 * H]);
-        matvec_t_add(w_->att_U, &dkeys_[j * A], &dh_[j * 2 * H]);
-      }
+    if (attention) {  // k_j = U h_j: dh_j += U^T dk_j, every j in one product
+      for (size_t j = 0; j < n_; j++) g->att_U.add(&dkeys_[j * A], &h_[j * 2 * H]);
+      gemm_add(n_, 2 * H, A, dkeys_.data(), A, 1, w_->att_U.f32.data(), 2 * H, dh_.data(), 2 * H);
     } else {  // c = [->h_T; <-h_1]
       for (size_t k = 0; k < H; k++) {
         dh_[(n_ - 1) * 2 * H + k] += dfixed_[k];
         dh_[H + k] += dfixed_[H + k];
       }
     }
-    std::vector<T> demb(n_ * E, T(0)), carry(H, T(0)), dh(H), next(H);
-    for (size_t t = n_; t-- > 0;) {  // ->h_j, back from x_T
-      for (size_t k = 0; k < H; k++) dh[k] = dh_[t * 2 * H + k] + carry[k];
-      std::fill(next.begin(), next.end(), T(0));
-      gru_backward(w_->enc_fwd, &g->enc_fwd, fwd_[t], dh.data(), &demb[t * E], next.data());
-      carry.swap(next);
-    }
-    std::fill(carry.begin(), carry.end(), T(0));
-    for (size_t t = 0; t < n_; t++) {  // <-h_j, back from x_1
-      for (size_t k = 0; k < H; k++) dh[k] = dh_[t * 2 * H + H + k] + carry[k];
-      std::fill(next.begin(), next.end(), T(0));
-      gru_backward(w_->enc_bwd, &g->enc_bwd, bwd_[t], dh.data(), &demb[t * E], next.data());
-      carry.swap(next);
-    }
+    demb_.assign(n_ * E, T(0));
+    carry_.assign(H, T(0));
+    dh_t_.resize(H);
+    dgi_f_.resize(n_ * 3 * H), dgh_f_.resize(n_ * 3 * H);
+    dgi_b_.resize(n_ * 3 * H), dgh_b_.resize(n_ * 3 * H);
+  }
+
+  // ->h_t's GRU (backward from x_T, t descending; fwd false: <-h_t's, t ascending), from
+  // dh_t + the carry from the step after; next_ gets dL/dh_{t-1} (or _{t+1}) once its product
+  // has been added (enc_next), demb_ row t the input's.
+  void bwd_enc(bool fwd, size_t t) {
+    for (size_t k = 0; k < H; k++) dh_t_[k] = dh_[t * 2 * H + (fwd ? 0 : H) + k] + carry_[k];
+    next_.assign(H, T(0));
+    gru_gates_backward(fwd ? fwd_[t] : bwd_[t], dh_t_.data(), enc_dgi(fwd, t), enc_dgh(fwd, t),
+                       next_.data());
+  }
+  T* enc_dgi(bool fwd, size_t t) { return &(fwd ? dgi_f_ : dgi_b_)[t * 3 * H]; }
+  T* enc_dgh(bool fwd, size_t t) { return &(fwd ? dgh_f_ : dgh_b_)[t * 3 * H]; }
+  T* demb_rows(size_t t) { return &demb_[t * E]; }  // += W_ih^T dgi
+  T* next_rows() { return next_.data(); }           // += W_hh^T dgh
+  void enc_next() { carry_.swap(next_); }
+  void enc_direction_done() { carry_.assign(H, T(0)); }
+
+  // The encoder's shared gradients, in the pass's order: ->h from x_T, <-h from x_1, then
+  // the source embeddings.
+  void add_encoder_grads(Grads<T>* g) {
+    for (size_t t = n_; t-- > 0;) gru_grad_add(&g->enc_fwd, fwd_[t], enc_dgi(true, t), enc_dgh(true, t));
+    for (size_t t = 0; t < n_; t++) gru_grad_add(&g->enc_bwd, bwd_[t], enc_dgi(false, t), enc_dgh(false, t));
     if (mask_)
-      for (size_t k = 0; k < n_ * E; k++) demb[k] *= T(mask_->src[k]);
+      for (size_t k = 0; k < n_ * E; k++) demb_[k] *= T(mask_->src[k]);
     for (size_t t = 0; t < n_; t++) {
       float* ge = &g->w->src_emb.f32[size_t(x_[t]) * E];
-      for (size_t k = 0; k < E; k++) ge[k] += float(demb[t * E + k]);
+      for (size_t k = 0; k < E; k++) ge[k] += float(demb_[t * E + k]);
     }
   }
 
+ private:
   const Config* cfg_ = nullptr;
   const Weights* w_ = nullptr;
   const Transposed* wt_ = nullptr;
@@ -367,8 +420,9 @@ class Sentence {
   std::vector<GruTape<T>> fwd_, bwd_;
   std::vector<StepTape<T>> steps_;
   const DropoutMasks* mask_ = nullptr;
-  std::vector<T> dh_, dkeys_, dfixed_, dpre_;
-  std::vector<T> e_, de_, dq_, ds_i_, dc_, dey_, dsq_, dey_gru_;  // a step's scratch, kept
+  std::vector<T> dh_, dkeys_, dfixed_, dpre_, demb_, dgi_f_, dgh_f_, dgi_b_, dgh_b_;
+  std::vector<T> e_, ds_, ds_prev_, ds_i_, dc_, dey_, dsq_, dey_gru_, din_;  // a step's scratch
+  std::vector<T> carry_, next_, dh_t_;
 };
 
 // Y = W x + b for each active pair's x = in(b) (b null: none), as matvec_rows over the rows
@@ -434,6 +488,82 @@ void forward_group(const Config& cfg, const Weights& w, const Transposed& wt, Se
     for (size_t r = 0; r < act.size(); r++)
       sents[act[r]].dec_gru2(i, gi + r * 3 * D, gh + r * 3 * D);
   }
+}
+
+// dx(b) += W^T dy(b) for each active pair, as one product over their rows: gathered, added
+// to, and put back, so that each row keeps its pair's bits (the products add onto the rows'
+// old values, k ascending, as matvec_t_add does for one row).
+template <class T, class Dy, class Dx>
+void step_product_t(const Matrix& W, const std::vector<size_t>& act, Dy dy, Dx dx,
+                    std::vector<T>* DY, std::vector<T>* DX) {
+  const size_t R = W.rows, C = W.cols, k = act.size();
+  DY->resize(k * R), DX->resize(k * C);
+  for (size_t r = 0; r < k; r++) {
+    std::copy_n(dy(act[r]), R, &(*DY)[r * R]);
+    std::copy_n(dx(act[r]), C, &(*DX)[r * C]);
+  }
+  gemm_add(k, C, R, DY->data(), R, 1, W.f32.data(), C, DX->data(), C);
+  for (size_t r = 0; r < k; r++) std::copy_n(&(*DX)[r * C], C, dx(act[r]));
+}
+
+// The backward pass of count pairs (after top_layers), in lockstep as forward_group; then the
+// shared gradients, pair by pair.
+template <class T>
+void backward_group(const Config& cfg, const Weights& w, Sentence<T>* sents, size_t count,
+                    Grads<T>* g) {
+  const bool cgru = cfg.decoder == DecoderKind::CGru, attention = cfg.scoring != Scoring::None;
+  size_t n_max = 0, m_max = 0;
+  for (size_t b = 0; b < count; b++) {
+    n_max = std::max(n_max, sents[b].src_len()), m_max = std::max(m_max, sents[b].tgt_len());
+    sents[b].bwd_begin();
+  }
+  BL_THREAD_LOCAL std::vector<T> DY, DX;
+  std::vector<size_t> act;
+  const auto active = [&](auto longer) {
+    act.clear();
+    for (size_t b = 0; b < count; b++)
+      if (longer(b)) act.push_back(b);
+  };
+  const Gru& last = cgru ? w.dec_gru2 : w.dec_gru;
+  for (size_t i = m_max; i-- > 0;) {
+    active([&](size_t b) { return sents[b].tgt_len() > i; });
+    for (size_t b : act) sents[b].bwd_gru2(i);
+    step_product_t(last.W_ih, act, [&](size_t b) { return sents[b].gru2_dgi(i); },
+                   [&](size_t b) { return sents[b].gru2_dx_rows(); }, &DY, &DX);
+    step_product_t(last.W_hh, act, [&](size_t b) { return sents[b].gru2_dgh(i); },
+                   [&](size_t b) { return sents[b].gru2_dh_rows(); }, &DY, &DX);
+    for (size_t b : act) sents[b].bwd_attend(i);
+    if (attention)
+      step_product_t(w.att_W, act, [&](size_t b) { return sents[b].dq(i); },
+                     [&](size_t b) { return sents[b].query_rows(); }, &DY, &DX);
+    if (cgru) {
+      for (size_t b : act) sents[b].bwd_gru1(i);
+      step_product_t(w.dec_gru1.W_ih, act, [&](size_t b) { return sents[b].gru1_dgi(i); },
+                     [&](size_t b) { return sents[b].gru1_dx_rows(); }, &DY, &DX);
+      step_product_t(w.dec_gru1.W_hh, act, [&](size_t b) { return sents[b].gru1_dgh(i); },
+                     [&](size_t b) { return sents[b].ds_prev_rows(); }, &DY, &DX);
+    }
+    for (size_t b : act) sents[b].bwd_end_step(i);
+  }
+  for (size_t b = 0; b < count; b++) {
+    sents[b].add_decoder_grads(g);
+    sents[b].bwd_encoder_begin(g);
+  }
+  for (const bool fwd : {true, false}) {  // ->h back from x_T, then <-h back from x_1
+    const Gru& gru = fwd ? w.enc_fwd : w.enc_bwd;
+    for (size_t back = 0; back < n_max; back++) {
+      active([&](size_t b) { return sents[b].src_len() > back; });
+      const auto at = [&](size_t b) { return fwd ? sents[b].src_len() - 1 - back : back; };
+      for (size_t b : act) sents[b].bwd_enc(fwd, at(b));
+      step_product_t(gru.W_ih, act, [&](size_t b) { return sents[b].enc_dgi(fwd, at(b)); },
+                     [&](size_t b) { return sents[b].demb_rows(at(b)); }, &DY, &DX);
+      step_product_t(gru.W_hh, act, [&](size_t b) { return sents[b].enc_dgh(fwd, at(b)); },
+                     [&](size_t b) { return sents[b].next_rows(); }, &DY, &DX);
+      for (size_t b : act) sents[b].enc_next();
+    }
+    for (size_t b = 0; b < count; b++) sents[b].enc_direction_done();
+  }
+  for (size_t b = 0; b < count; b++) sents[b].add_encoder_grads(g);
 }
 
 bool fail(std::string* error, std::string message) {
@@ -594,8 +724,7 @@ double batch_loss(const Config& cfg, const Weights& w, const std::vector<TrainPa
     forward_group(cfg, w, wt, pool.data(), count);
     top_layers(cfg, w, wt, pool.data(), count, T(1) / T(tokens), opt.label_smoothing, grad,
                &loss[b0]);
-    if (g)
-      for (size_t k = 0; k < count; k++) pool[k].backward(g.get());
+    if (g) backward_group(cfg, w, pool.data(), count, g.get());
     b0 = b1;
   }
   if (g) g->flush();

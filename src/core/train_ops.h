@@ -254,15 +254,13 @@ void gru_gates(const T* x, size_t in, const T* h, size_t H, const T* gi, const T
   for (size_t k = 0; k < H; k++) h_out[k] = (T(1) - z[k]) * n[k] + z[k] * h[k];  // (1-z) n + z h
 }
 
-// Backward of gru_gates and its two products: dg += dL/dweights; dx += dL/dx (dx may be null),
-// dh += dL/dh_prev.
+// Backward of gru_gates, from dh_out = dL/dh': the gates' gradients dgi = dL/d(W_ih x + b_ih)
+// and dgh = dL/d(W_hh h + b_hh) (3H each), and dh += dh_out z, the part of dL/dh that does not
+// go through W_hh. The rest is two products that the caller makes, for many pairs at once:
+// dx += W_ih^T dgi, dh += W_hh^T dgh; and the weights' share, gru_grad_add.
 template <class T>
-void gru_backward(const Gru& g, GruGrad<T>* dg, const GruTape<T>& tp, const T* dh_out, T* dx,
-                  T* dh) {
-  const size_t H = g.W_hh.cols;
-  BL_THREAD_LOCAL std::vector<T> dgi_buf, dgh_buf;  // scratch.h
-  T* dgi = fit(dgi_buf, 3 * H);
-  T* dgh = fit(dgh_buf, 3 * H);
+void gru_gates_backward(const GruTape<T>& tp, const T* dh_out, T* dgi, T* dgh, T* dh) {
+  const size_t H = tp.h.size();
   for (size_t k = 0; k < H; k++) {
     const T r = tp.r[k], z = tp.z[k], n = tp.n[k];
     const T dn = dh_out[k] * (T(1) - z);     // dh'/dn = 1 - z
@@ -277,12 +275,15 @@ void gru_backward(const Gru& g, GruGrad<T>* dg, const GruTape<T>& tp, const T* d
     dgi[2 * H + k] = da_n;
     dgh[2 * H + k] = da_n * r;
   }
+}
+
+// dg += the GRU application's share of the weights' gradients, from its gates' gradients.
+template <class T>
+void gru_grad_add(GruGrad<T>* dg, const GruTape<T>& tp, const T* dgi, const T* dgh) {
   dg->W_ih.add(dgi, tp.x.data());
   vec_add(&dg->g->b_ih, dgi);
   dg->W_hh.add(dgh, tp.h.data());
   vec_add(&dg->g->b_hh, dgh);
-  if (dx) matvec_t_add(g.W_ih, dgi, dx);
-  matvec_t_add(g.W_hh, dgh, dh);
 }
 
 }  // namespace bl::train
