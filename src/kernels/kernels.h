@@ -95,8 +95,8 @@ struct Kernels {
   size_t (*top_k)(size_t n, const float* x, size_t k, float* vals, int32_t* ids);
 
   // Training (train-gemm-*.cpp; src/core/train_ops.h): every product of the training pass,
-  // forward and backward, one sentence's matrix-vector products (M = 1) and the batch's output
-  // layer alike:
+  // forward and backward, a recurrence step's products over the pairs in lockstep (M = up to
+  // the batch size) and the batch's output layer alike:
   //   C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j],   m < M, j < N, k < K
   // accumulated into C's old value one product at a time, k ascending (mul, then add; no FMA).
   // The strides of A let one kernel read A or its transpose. Unlike gemv, every table computes
