@@ -170,14 +170,22 @@ class Sentence {
   }
   // The query W_att reads: s'_i (cgru), s_{i-1} (paper)
   const T* query(size_t i) const { return cgru ? steps_[i].sq.data() : s_prev(i); }
-  // score, normalise, mix: c_i from q = W query (null without attention: c_i = c)
+  // c_i from q = W query (null without attention: c_i = c); paper's GRU input [E y_{i-1}; c_i]
+  // is made here once, for both its product and its gates.
   void attend(size_t i, const T* q) {
     StepTape<T>* st = &steps_[i];
     if (!cgru) st->s_prev.assign(s_prev(i), s_prev(i) + D);
-    if (!attention) {
+    if (attention)
+      score_and_mix(st, q);
+    else
       st->c = fixed_;
-      return;
+    if (!cgru) {
+      in_.assign(st->eyd.begin(), st->eyd.end());
+      in_.insert(in_.end(), st->c.begin(), st->c.end());
     }
+  }
+  // score, normalise, mix
+  void score_and_mix(StepTape<T>* st, const T* q) {
     st->q.assign(q, q + A);
     std::vector<T>& e = e_;
     e.resize(n_);
@@ -202,15 +210,9 @@ class Sentence {
     st->c.assign(2 * H, T(0));  // c_i = sum_j alpha_ij h_j, j ascending
     gemm_add(1, 2 * H, n_, st->alpha.data(), 0, 1, h_.data(), 2 * H, st->c.data(), 2 * H);
   }
-  // What the last GRU reads: cgru's GRU2 reads c_i (and s'_i); paper's reads [E y_{i-1}; c_i]
-  // (and s_{i-1}).
-  const T* gru2_input(size_t i) {
-    StepTape<T>& st = steps_[i];
-    if (cgru) return st.c.data();
-    in_.assign(st.eyd.begin(), st.eyd.end());
-    in_.insert(in_.end(), st.c.begin(), st.c.end());
-    return in_.data();
-  }
+  // What the last GRU reads (after attend(i)): cgru's GRU2 reads c_i (and s'_i); paper's
+  // reads [E y_{i-1}; c_i] (and s_{i-1}).
+  const T* gru2_input(size_t i) const { return cgru ? steps_[i].c.data() : in_.data(); }
   const T* gru2_state(size_t i) const { return cgru ? steps_[i].sq.data() : s_prev(i); }
   // s_i = GRU2(c_i, s'_i) (cgru) or GRU([E y_{i-1}; c_i], s_{i-1}) (paper), from gi and gh
   // (gru2_input's and gru2_state's products with their biases); then the readout's input
@@ -425,6 +427,16 @@ class Sentence {
   std::vector<T> carry_, next_, dh_t_;
 };
 
+// act = the pairs (indices into sents) whose source (src) or target is longer than len: those
+// that take part in a lockstep step at that position.
+template <class T>
+void longer_than(const Sentence<T>* sents, size_t count, bool src, size_t len,
+                 std::vector<size_t>* act) {
+  act->clear();
+  for (size_t b = 0; b < count; b++)
+    if ((src ? sents[b].src_len() : sents[b].tgt_len()) > len) act->push_back(b);
+}
+
 // Y = W x + b for each active pair's x = in(b) (b null: none), as matvec_rows over the rows
 // gathered into X: one product for the group's step, each row with its own pair's bits.
 template <class T, class In>
@@ -449,19 +461,14 @@ void forward_group(const Config& cfg, const Weights& w, const Transposed& wt, Se
     n_max = std::max(n_max, sents[b].src_len()), m_max = std::max(m_max, sents[b].tgt_len());
   BL_THREAD_LOCAL std::vector<T> X, Y, X2, Y2;
   std::vector<size_t> act;
-  const auto active = [&](auto longer) {
-    act.clear();
-    for (size_t b = 0; b < count; b++)
-      if (longer(b)) act.push_back(b);
-  };
   for (size_t t = 0; t < n_max; t++) {  // ->h_t, t ascending
-    active([&](size_t b) { return sents[b].src_len() > t; });
+    longer_than(sents, count, true, t, &act);
     const T* gh = step_product(w.enc_fwd.W_hh, wt.enc_fwd.W_hh, w.enc_fwd.b_hh.data(), act,
                                [&](size_t b) { return sents[b].enc_fwd_prev(t); }, &X, &Y);
     for (size_t r = 0; r < act.size(); r++) sents[act[r]].enc_fwd_step(t, gh + r * 3 * H);
   }
   for (size_t back = 0; back < n_max; back++) {  // <-h_t, t descending from each pair's end
-    active([&](size_t b) { return sents[b].src_len() > back; });
+    longer_than(sents, count, true, back, &act);
     const auto at = [&](size_t b) { return sents[b].src_len() - 1 - back; };
     const T* gh = step_product(w.enc_bwd.W_hh, wt.enc_bwd.W_hh, w.enc_bwd.b_hh.data(), act,
                                [&](size_t b) { return sents[b].enc_bwd_prev(at(b)); }, &X, &Y);
@@ -471,7 +478,7 @@ void forward_group(const Config& cfg, const Weights& w, const Transposed& wt, Se
   const Gru& last = cgru ? w.dec_gru2 : w.dec_gru;
   const Transposed::GruT& last_t = cgru ? wt.dec_gru2 : wt.dec_gru;
   for (size_t i = 0; i < m_max; i++) {
-    active([&](size_t b) { return sents[b].tgt_len() > i; });
+    longer_than(sents, count, false, i, &act);
     if (cgru) {
       const T* gh = step_product(w.dec_gru1.W_hh, wt.dec_gru1.W_hh, w.dec_gru1.b_hh.data(), act,
                                  [&](size_t b) { return sents[b].s_prev(i); }, &X, &Y);
@@ -519,14 +526,9 @@ void backward_group(const Config& cfg, const Weights& w, Sentence<T>* sents, siz
   }
   BL_THREAD_LOCAL std::vector<T> DY, DX;
   std::vector<size_t> act;
-  const auto active = [&](auto longer) {
-    act.clear();
-    for (size_t b = 0; b < count; b++)
-      if (longer(b)) act.push_back(b);
-  };
   const Gru& last = cgru ? w.dec_gru2 : w.dec_gru;
   for (size_t i = m_max; i-- > 0;) {
-    active([&](size_t b) { return sents[b].tgt_len() > i; });
+    longer_than(sents, count, false, i, &act);
     for (size_t b : act) sents[b].bwd_gru2(i);
     step_product_t(last.W_ih, act, [&](size_t b) { return sents[b].gru2_dgi(i); },
                    [&](size_t b) { return sents[b].gru2_dx_rows(); }, &DY, &DX);
@@ -552,7 +554,7 @@ void backward_group(const Config& cfg, const Weights& w, Sentence<T>* sents, siz
   for (const bool fwd : {true, false}) {  // ->h back from x_T, then <-h back from x_1
     const Gru& gru = fwd ? w.enc_fwd : w.enc_bwd;
     for (size_t back = 0; back < n_max; back++) {
-      active([&](size_t b) { return sents[b].src_len() > back; });
+      longer_than(sents, count, true, back, &act);
       const auto at = [&](size_t b) { return fwd ? sents[b].src_len() - 1 - back : back; };
       for (size_t b : act) sents[b].bwd_enc(fwd, at(b));
       step_product_t(gru.W_ih, act, [&](size_t b) { return sents[b].enc_dgi(fwd, at(b)); },
