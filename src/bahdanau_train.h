@@ -31,11 +31,17 @@ struct TrainPair {
 };
 
 constexpr size_t kMaxTrainBatch = 4096;  // pairs per batch
+constexpr double kMaxTrainDecaySteps = 1e9;
 
 struct TrainParams {
   // Adam (Kingma & Ba 2015) as torch.optim.Adam computes it; lr finite and > 0, betas in
   // [0, 1), eps finite and > 0.
   float lr = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
+  // The learning rate's inverse-square-root decay: step t (from 1) uses
+  // lr * min(1, sqrt(lr_decay_steps / t)), so lr holds for the first lr_decay_steps steps and
+  // then falls as 1/sqrt(t) (PyTorch: LambdaLR with that factor of the step index + 1). 0, the
+  // default, keeps lr constant; at most kMaxTrainDecaySteps.
+  double lr_decay_steps = 0;
   // Gradient-norm clipping as torch.nn.utils.clip_grad_norm_ (the 2-norm over all parameters);
   // 0 turns it off.
   float clip = 1.0f;

@@ -3,8 +3,9 @@
   tests/fixtures/tiny-train.json: for each tiny f32 RNN model of scripts/nmt/golden.py (as
   stored), the teacher-forced loss of one fixed padded batch, every parameter's gradient (by
   the file's tensor names, docs/model-format.md), and the losses of 50 Adam steps (lr 1e-2,
-  PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn;
-  and the loss and gradients of the same batch with label smoothing (F.cross_entropy's
+  PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn, and
+  again with the learning rate's inverse-square-root decay after DECAY_STEPS steps (LambdaLR,
+  TrainParams::lr_decay_steps) under "adam_decay_losses"; and the loss and gradients of the same batch with label smoothing (F.cross_entropy's
   label_smoothing=SMOOTHING, ignore_index=0), under "smoothed".
 
 The loss is train.loss_of's: mean cross-entropy over the non-pad target tokens, no dropout, and
@@ -24,6 +25,7 @@ OUT = "tiny-train.json"
 MODELS = ("tiny-additive", "tiny-scaled_dot", "tiny-none", "tiny-additive-cgru",
           "tiny-scaled_dot-cgru", "tiny-none-cgru")
 LR, CLIP, ADAM_STEPS = 1e-2, 1.0, 50
+DECAY_STEPS = 10  # so that 40 of the 50 steps run decayed
 SMOOTHING = 0.1
 
 
@@ -68,17 +70,31 @@ def record(name, batch, adam_batches):
     loss = loss_of(model, batch, SMOOTHING)
     loss.backward()
     rec["smoothed"] = {"loss": float(loss), "grads": grads_of(model)}
+    start = {n: p.data.clone() for n, p in model.named_parameters()}
+    rec["adam_losses"] = adam_losses(model, adam_batches, decay=0)
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            p.copy_(start[n])
+    rec["adam_decay_losses"] = adam_losses(model, adam_batches, decay=DECAY_STEPS)
+    return rec
+
+
+def adam_losses(model, batches, decay):
+    """ADAM_STEPS clipped Adam steps over batches in turn, from a fresh optimiser; with decay >
+    0, step t (from 1) at LR * min(1, sqrt(decay / t))."""
     opt = torch.optim.Adam(model.parameters(), lr=LR)
+    factor = (lambda e: min(1.0, (decay / (e + 1)) ** 0.5)) if decay else (lambda e: 1.0)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     losses = []
     for k in range(ADAM_STEPS):
         opt.zero_grad()
-        loss = loss_of(model, adam_batches[k % len(adam_batches)])
+        loss = loss_of(model, batches[k % len(batches)])
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP)
         opt.step()
+        sched.step()
         losses.append(float(loss))
-    rec["adam_losses"] = losses
-    return rec
+    return losses
 
 
 def build():
@@ -88,7 +104,7 @@ def build():
     rng = random.Random(25)
     batch = pairs(rng, 4, vs, vt)
     adam_batches = [pairs(rng, 3, vs, vt) for _ in range(4)]
-    return {"lr": LR, "clip": CLIP, "label_smoothing": SMOOTHING, "batch": batch, "adam_batches": adam_batches,
+    return {"lr": LR, "clip": CLIP, "lr_decay_steps": DECAY_STEPS, "label_smoothing": SMOOTHING, "batch": batch, "adam_batches": adam_batches,
             "models": [record(m, batch, adam_batches) for m in MODELS]}
 
 

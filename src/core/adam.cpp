@@ -17,7 +17,18 @@ bool check_params(const TrainParams& p, std::string* error) {
   if (!(p.beta2 >= 0 && p.beta2 < 1)) return bad("beta2 (0 <= beta2 < 1)", p.beta2);
   if (!std::isfinite(p.eps) || p.eps <= 0) return bad("eps (finite, > 0)", p.eps);
   if (!std::isfinite(p.clip) || p.clip < 0) return bad("clip (finite, >= 0)", p.clip);
+  if (!(p.lr_decay_steps >= 0 && p.lr_decay_steps <= kMaxTrainDecaySteps)) {
+    *error = "train params: lr_decay_steps " + std::to_string(p.lr_decay_steps) +
+             " is out of range (0 .. 1e9)";
+    return false;
+  }
   return true;
+}
+
+double lr_at(const TrainParams& p, long t) {
+  const double lr = p.lr;  // as PyTorch holds it: the f32 value, widened
+  if (p.lr_decay_steps <= 0 || double(t) <= p.lr_decay_steps) return lr;
+  return lr * std::sqrt(p.lr_decay_steps / double(t));
 }
 
 double grad_norm(const std::vector<TensorRef>& grads) {
@@ -49,7 +60,7 @@ void Adam::update(const std::vector<TensorRef>& params, const std::vector<Tensor
   s.gscale = gscale;
   s.b1 = p_.beta1, s.b2 = p_.beta2;
   s.a1 = float(1 - double(s.b1)), s.a2 = float(1 - double(s.b2));
-  s.step = float(double(p_.lr) / bc1), s.bc2_root = float(std::sqrt(bc2));
+  s.step = float(lr_at(p_, t_) / bc1), s.bc2_root = float(std::sqrt(bc2));
   s.eps = p_.eps;
   const Kernels& k = train_kernels();
   for (size_t i = 0; i < params.size(); i++)

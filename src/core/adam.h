@@ -12,6 +12,8 @@ namespace bl::train {
 // False and a message when params are outside what TrainParams allows.
 bool check_params(const TrainParams& p, std::string* error);
 
+// The learning rate of step t (from 1): p.lr, decayed as TrainParams::lr_decay_steps says.
+double lr_at(const TrainParams& p, long t);
 // ||g|| = sqrt(sum over every tensor of g^2) (accumulated in double).
 double grad_norm(const std::vector<TensorRef>& grads);
 // clip_grad_norm_'s coefficient min(1, max_norm / (||g|| + 1e-6)), given ||g||, as f32; 1 for

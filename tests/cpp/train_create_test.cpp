@@ -216,7 +216,10 @@ TEST(TrainCreate, EveryConfigErrorHasItsMessage) {
            {"dropout 1.000000 is out of range", [](bl::TrainParams* p) { p->dropout = 1; }},
            {"dropout -0.", [](bl::TrainParams* p) { p->dropout = -0.1f; }},
            {"label_smoothing nan", [](bl::TrainParams* p) { p->label_smoothing = NAN; }},
-           {"lr", [](bl::TrainParams* p) { p->lr = 0; }}}) {
+           {"lr", [](bl::TrainParams* p) { p->lr = 0; }},
+           {"lr_decay_steps -1", [](bl::TrainParams* p) { p->lr_decay_steps = -1; }},
+           {"lr_decay_steps nan", [](bl::TrainParams* p) { p->lr_decay_steps = NAN; }},
+           {"lr_decay_steps inf", [](bl::TrainParams* p) { p->lr_decay_steps = INFINITY; }}}) {
     bl::TrainParams p;
     edit(&p);
     err.clear();

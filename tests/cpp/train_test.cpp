@@ -71,17 +71,17 @@ TEST(TrainGolden, LossAndEveryGradientMatchPyTorch) {
   }
 }
 
-TEST(TrainGolden, AdamLossesMatchPyTorchStepByStep) {
-  const json fx = fixture();
+// The 50 steps of `key` in the fixture, each loss within kAdamTol of PyTorch's. p: lr and clip
+// from the fixture, lr_decay_steps as the caller sets it.
+static void expect_adam_losses(const json& fx, const char* key, bl::TrainParams p) {
   std::vector<std::vector<bl::TrainPair>> batches;
   for (const json& b : fx["adam_batches"]) batches.push_back(batch_of(b));
-  bl::TrainParams p;
   p.lr = fx["lr"].get<float>();
   p.clip = fx["clip"].get<float>();
   for (const json& m : fx["models"]) {
     auto t = trainer(m["model"], p);
     ASSERT_TRUE(t);
-    const json& want = m["adam_losses"];
+    const json& want = m[key];
     double worst = 0;
     for (size_t k = 0; k < want.size(); k++) {
       float loss = 0;
@@ -89,13 +89,27 @@ TEST(TrainGolden, AdamLossesMatchPyTorchStepByStep) {
       ASSERT_TRUE(t->step(batches[k % batches.size()], &loss, &err)) << err;
       const double w = want[k].get<double>(), d = std::fabs(loss - w);
       worst = std::max(worst, d / w);
-      ASSERT_LE(d, kAdamTol * w) << m["model"] << " step " << k << ": got " << loss << ", want "
-                                 << w;
+      ASSERT_LE(d, kAdamTol * w) << m["model"] << " " << key << " step " << k << ": got " << loss
+                                 << ", want " << w;
     }
     EXPECT_EQ(t->steps(), long(want.size()));
-    std::printf("  %s: %zu Adam steps, max relative loss difference %.2e\n",
-                m["model"].get<std::string>().c_str(), want.size(), worst);
+    std::printf("  %s: %zu Adam steps (%s), max relative loss difference %.2e\n",
+                m["model"].get<std::string>().c_str(), want.size(), key, worst);
   }
+}
+
+TEST(TrainGolden, AdamLossesMatchPyTorchStepByStep) {
+  expect_adam_losses(fixture(), "adam_losses", bl::TrainParams{});
+}
+
+// LambdaLR's min(1, sqrt(D / t)) against TrainParams::lr_decay_steps = D: 40 of the 50 steps
+// decayed.
+TEST(TrainGolden, AdamWithDecayMatchesPyTorchStepByStep) {
+  const json fx = fixture();
+  bl::TrainParams p;
+  p.lr_decay_steps = fx["lr_decay_steps"].get<double>();
+  ASSERT_GT(p.lr_decay_steps, 0);
+  expect_adam_losses(fx, "adam_decay_losses", p);
 }
 
 // Central differences of the double-precision loss against the f32 analytic gradient, for the
