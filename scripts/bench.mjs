@@ -68,10 +68,11 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
   --only T            just that table (--only peers: the peer table alone; --only browser: the
                       browser table alone, with the peer if --peers)
   --only train        the training table alone: createTrainer in wasm-simd and wasm-scalar
-                      against PyTorch (1 thread, f32) on the same model (cgru, additive,
-                      64/128/128/64), the same --train-data file (default
-                      web/data/train-en-fr.bin; scripts/train-data writes it), the same batches
-                      (32) in the same order, lr 3e-3: R rounds (--repeat, at least 5) of 5 steps
+                      against PyTorch (1 thread, f32) on the same model (the page's small
+                      preset: cgru, additive, 64/128/128/128), the same --train-data file
+                      (default web/data/train-en-fr.bin; scripts/train-data writes it), the same
+                      batches (32) in the same order, the page's recipe (lr 5e-3, decayed
+                      after 1,000 steps): R rounds (--repeat, at least 5) of 5 steps
                       each, interleaved, medians of steps/s and the ratios; then the page's rows
                       (scripts/lib/train-page-bench.mjs) when that file exists
   --dist DIR          (--only train) the folder of bahdanau-{simd,scalar}.{js,wasm} to train

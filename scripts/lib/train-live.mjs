@@ -17,10 +17,10 @@ FILE (an f32 model file: scripts/translate --model FILE reads it).
   --out FILE    where the model goes (required)
   --json        one JSON object a line: {"event": "progress" | "measure" | "state" | "done", ...}
   --scoring S   additive (default), scaled_dot or none
-  --preset P    small (default: emb 64, hidden 128, attn 64) or tiny (32, 64, 32)
+  --preset P    small (default: emb 64, hidden 128, attn 128) or tiny (32, 64, 32)
   --seed N      the weights, the dropout masks and the batches' order (default 1)
   --steps N     stop after N steps too
-  --lr X        Adam's learning rate (default 3e-3)
+  --lr X        Adam's learning rate (default 5e-3, decayed as 1/sqrt(t) after 1,000 steps)
   --data FILE   the training data (default web/data/train-en-fr.bin)
   --gold FILE   gold alignments to measure (default web/data/train-en-fr-gold.json; '' for none)
   --help        print this and exit

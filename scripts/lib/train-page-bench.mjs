@@ -13,8 +13,8 @@
 //   - after `minutes` of training (default 3) of the page's default model (small, additive):
 //     the gold alignment accuracy (goal >= 75%) and the off-diagonal accuracy (goal >= 45%)
 //     of the latest measurement, exactly as the page holds them (its curves table's
-//     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (The
-//     black cat is sleeping.) is visible in its latest matrix (web/train/flip.js), in the
+//     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (I have
+//     a red car.; web/train/watch.js) is visible in its latest matrix (web/train/flip.js), in the
 //     page's default view (the model reading the reference, as in training), with what its own
 //     translation writes and whether that view flips too (the page's other view, switched to
 //     and back as a reader would).
@@ -66,6 +66,7 @@ function latest() {
     accuracy: num(row?.dataset.accuracy),
     offDiagonal: num(row?.dataset.offDiagonal),
     heldout: num(row?.dataset.heldout),
+    source: watched.dataset.source,
     flip: reference.flip,
     flipText: reference.flipText,
     ownFlip: own.flip,
@@ -134,7 +135,7 @@ export async function trainPageRows(options = {}) {
         measured: r.longTasks.length ? `${longest.toFixed(0)} ms (${r.longTasks.length} over 50 ms, ${over} over 100 ms)` : 'none over 50 ms' },
       { what: `gold alignment accuracy after ${minutes} min (${preset}, ${scoring}; ${r.steps} steps)`, goal: '>= 75%', measured: pct(r.accuracy) },
       { what: `off-diagonal accuracy after ${minutes} min`, goal: '>= 45%', measured: pct(r.offDiagonal) },
-      { what: 'flip visible in "The black cat is sleeping."', goal: 'yes',
+      { what: `flip visible in "${r.source}"`, goal: 'yes',
         measured: `${r.flip ? 'yes' : 'no'} (reading the reference); own translation: ${r.ownText.trim()} (${r.ownFlip ? 'flips too' : 'no flip'})` },
       { what: 'machine load (1-min average, start / end)', goal: '—', measured: `${load0.toFixed(2)} / ${load1.toFixed(2)} on ${os.cpus().length} cores; ${r.stepsPerSecond.toFixed(1)} steps/s at the end` },
     ];

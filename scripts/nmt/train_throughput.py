@@ -7,9 +7,11 @@ The batches: bl::BatchSampler's (src/core/train_batches.cpp), reproduced here: e
 Fisher-Yates shuffle from the end on xoshiro256** seeded through splitmix64 (src/core/rng.h),
 Rng::below without modulo bias, cut into batch_size pairs. The step: the loss of
 scripts/nmt/train.py (loss_of: padded batch, cross-entropy with ignore_index 0), backward,
-clip_grad_norm_ (as bl::TrainParams::clip) and Adam.
+clip_grad_norm_ (as bl::TrainParams::clip), Adam and the learning rate's decay (LambdaLR, as
+bl::TrainParams::lr_decay_steps).
 
-  scripts/nmt/train_throughput.py --data FILE [--batch 32] [--lr 3e-3] [--seed 1] --serve
+  scripts/nmt/train_throughput.py --data FILE [--batch 32] [--lr 5e-3] [--lr-decay-steps 1000]
+                                  [--seed 1] --serve
 
 --serve reads one number n per line on stdin, makes n steps, and answers one JSON line
 {"steps": n, "secs": [seconds of each step], "losses": [...]}, so that a caller can interleave
@@ -117,7 +119,8 @@ def main(argv=None):
     ap.add_argument("--data", required=True)
     ap.add_argument("--config", default="{}", help="JSON: TrainConfig's sizes and kinds")
     ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--lr", type=float, default=5e-3)
+    ap.add_argument("--lr-decay-steps", type=float, default=1000, help="0: a constant lr")
     ap.add_argument("--clip", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=10)
@@ -134,6 +137,9 @@ def main(argv=None):
     model = Bahdanau(cfg)
     model.train()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    decay = args.lr_decay_steps
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda e: min(1.0, (decay / (e + 1)) ** 0.5) if decay > 0 else 1.0)
     sampler = Sampler(train, args.batch, args.seed)
 
     def steps(n):
@@ -147,6 +153,7 @@ def main(argv=None):
             if args.clip > 0:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
             opt.step()
+            sched.step()
             secs.append(time.perf_counter() - t0)
             losses.append(float(loss))
         return {"steps": n, "secs": secs, "losses": losses,

@@ -31,7 +31,9 @@ test('the flip: two neighbouring French words looking at two English ones in swa
 });
 
 test('the watched sentences: each with its reference, watched twice (forced through it, then greedy), paired back into two views', () => {
-  assert.deepEqual(WATCH[0], { source: 'The black cat is sleeping.', reference: 'Le chat noir dort.' });
+  assert.deepEqual(WATCH[0], { source: 'I have a red car.', reference: "J'ai une voiture rouge." }, 'the default: its words are frequent in the data');
+  const cat = WATCH.find((w) => w.source === 'The black cat is sleeping.');
+  assert.equal(cat?.reference, 'Le chat noir dort.', "the site's own example is watched too");
   for (const w of WATCH) assert.ok(typeof w.reference === 'string' && w.reference.length > 0, w.source);
   const options = watchOptions();
   assert.equal(options.length, 2 * WATCH.length);
@@ -44,8 +46,8 @@ test('the watched sentences: each with its reference, watched twice (forced thro
   // run.align()'s and run.translate()'s results as the same entries: the '</s>' row out.
   const alignment = { sourceTokens: SOURCE, targetTokens: ['le', 'chat', 'noir', 'dort', '.', '</s>'],
     steps: [0, 2, 1, 4, 5, 6].map((j) => ({ alpha: one(j) })) };
-  const forced = fromAlignment(WATCH[0].source, WATCH[0].reference, alignment);
-  assert.deepEqual(forced, { source: WATCH[0].source, target: 'Le chat noir dort.', sourceTokens: SOURCE,
+  const forced = fromAlignment(cat.source, cat.reference, alignment);
+  assert.deepEqual(forced, { source: cat.source, target: 'Le chat noir dort.', sourceTokens: SOURCE,
     targetTokens: ['le', 'chat', 'noir', 'dort', '.'], attention: [0, 2, 1, 4, 5].map((j) => one(j)), text: 'Le chat noir dort.' });
   assert.deepEqual(findFlip(forced)?.words, ['chat', 'noir']);
   const t = { sourceTokens: SOURCE, targetTokens: ['le', 'sac'], attention: [one(0), one(1)], text: 'Le sac' };

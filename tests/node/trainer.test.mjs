@@ -45,6 +45,17 @@ test('both wasm variants train to the same bits', (t) => {
   assert.deepEqual(runs['wasm-simd'], runs['wasm-scalar']);
 });
 
+test('lrDecaySteps: the first D steps as with a constant lr, then another course; the default is the page\'s 1,000', async () => {
+  const make = (extra) => createTrainer({ data: DATA, config: CONFIG, ...SETTINGS, ...extra });
+  const [constant, decayed, byDefault] = await Promise.all([make({ lrDecaySteps: 0 }), make({ lrDecaySteps: 10 }), make({})]);
+  const a = constant.step(10).losses, b = decayed.step(10).losses;
+  assert.deepEqual(b, a, 'no decay before step D');
+  const later = [constant.step(30).losses, decayed.step(30).losses];
+  assert.notDeepEqual(later[1], later[0], 'decayed after D: other losses');
+  assert.deepEqual(byDefault.step(40).losses, [...a, ...later[0]], 'the default decays after 1,000 steps, so 40 steps are the constant ones');
+  for (const t of [constant, decayed, byDefault]) t.dispose();
+});
+
 test('bad inputs get clear errors', async () => {
   const data = readFileSync(DATA);
   await assert.rejects(createTrainer({ data: 42 }), /data must be bytes, a URL or a file path/);
@@ -54,6 +65,9 @@ test('bad inputs get clear errors', async () => {
   await assert.rejects(createTrainer({ data, lr: '1' }), /lr must be a number/);
   await assert.rejects(createTrainer({ data, lr: -1 }), /lr/);
   await assert.rejects(createTrainer({ data, batchSize: 0 }), /batchSize must be 1\.\.4096/);
+  await assert.rejects(createTrainer({ data, lrDecaySteps: '5' }), /lrDecaySteps must be a number/);
+  await assert.rejects(createTrainer({ data, lrDecaySteps: -1 }), /lr_decay_steps -1.* is out of range/);
+  await assert.rejects(createTrainer({ data, lrDecaySteps: 2e9 }), /lr_decay_steps .* is out of range/);
   await assert.rejects(createTrainer({ data, seed: 1.5 }), /seed must be an integer/);
   const tr = await createTrainer({ data, config: CONFIG });
   assert.throws(() => tr.step(0), /n must be an integer in 1\.\.10000/);

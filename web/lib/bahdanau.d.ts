@@ -366,8 +366,10 @@ export interface TrainerOptions {
     emb?: number; enc_hidden?: number; dec_hidden?: number; attn?: number;
     max_src_len?: number; max_tgt_len?: number;
   } | null;
-  /** Adam's learning rate (default 3e-3), the gradient-norm clip (1; 0: off). */
+  /** Adam's learning rate (default 5e-3), the gradient-norm clip (1; 0: off). */
   lr?: number; clip?: number;
+  /** lr's inverse-square-root decay: step t uses lr * min(1, sqrt(lrDecaySteps / t)) (default 1000; 0 keeps lr constant). At most 1e9. */
+  lrDecaySteps?: number;
   /** Pairs per step, 1..4096 (default 32). */
   batchSize?: number;
   /** An integer in 0..2^53: the weights, the dropout masks and the batches' order (default 1). */
@@ -402,7 +404,7 @@ export function createTrainer(options: TrainerOptions): Promise<Trainer>;
 
 /** startTraining's model sizes: 'small' (the default) and 'tiny' (for phones). */
 export const TRAIN_PRESETS: {
-  readonly small: { readonly emb: 64; readonly enc_hidden: 128; readonly dec_hidden: 128; readonly attn: 64 };
+  readonly small: { readonly emb: 64; readonly enc_hidden: 128; readonly dec_hidden: 128; readonly attn: 128 };
   readonly tiny: { readonly emb: 32; readonly enc_hidden: 64; readonly dec_hidden: 64; readonly attn: 32 };
 };
 /** The bundled training data (web/data/train-en-fr.bin: 2,000 + 3,000 words, Tatoeba, CC-BY 2.0 FR). */
@@ -426,7 +428,7 @@ export interface GoldPair {
 export interface TrainingOptions extends Partial<TrainerOptions> {
   /** Default: the bundled TRAIN_DATA_URL. */
   data?: Uint8Array | ArrayBuffer | string | URL;
-  /** 'small' (default: emb 64, hidden 128, attn 64) or 'tiny' (32, 64, 32); config overrides it. */
+  /** 'small' (default: emb 64, hidden 128, attn 128) or 'tiny' (32, 64, 32); config overrides it. */
   preset?: keyof typeof TRAIN_PRESETS;
   /** config.scoring's shorthand. */
   scoring?: 'additive' | 'scaled_dot' | 'none';

@@ -67,7 +67,7 @@ async function start(options) {
   try {
     const { data, config, simd, dist, gold } = options;
     const settings = {};
-    for (const k of ['lr', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing']) {
+    for (const k of ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing']) {
       if (options[k] !== undefined) settings[k] = options[k];
     }
     const [trainer, goldPairs] = await Promise.all([

@@ -22,7 +22,7 @@
 // The contract (bahdanau.d.ts types it):
 // - options: createTrainer's (data, config, lr, clip, batchSize, seed, dropout, labelSmoothing,
 //   simd, dist), and
-//   preset: 'small' (default; emb 64, hidden 128, attn 64) or 'tiny' (phones; 32, 64, 32); config
+//   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (phones; 32, 64, 32); config
 //     overrides its fields. scoring: 'additive' | 'scaled_dot' | 'none', config.scoring's
 //     shorthand. data: default the bundled web/data/train-en-fr.bin (TRAIN_DATA_URL).
 //   gold: the alignment gold pairs: true (the bundled web/data/train-en-fr-gold.json), a URL or
@@ -63,14 +63,14 @@ import { describe } from './args.js';
 import { isNode } from './env.js';
 
 export const TRAIN_PRESETS = Object.freeze({
-  small: Object.freeze({ emb: 64, enc_hidden: 128, dec_hidden: 128, attn: 64 }),
+  small: Object.freeze({ emb: 64, enc_hidden: 128, dec_hidden: 128, attn: 128 }),
   tiny: Object.freeze({ emb: 32, enc_hidden: 64, dec_hidden: 64, attn: 32 }),
 });
 export const TRAIN_DATA_URL = new URL('../data/train-en-fr.bin', import.meta.url);
 export const TRAIN_GOLD_URL = new URL('../data/train-en-fr-gold.json', import.meta.url);
 
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
-const NUMBERS = ['lr', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
+const NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
 const KNOWN = new Set([...NUMBERS, 'data', 'config', 'simd', 'dist', 'preset', 'scoring', 'gold',
   'watch', 'reportMs', 'measureMs', 'maxSeconds', 'maxSteps', 'worker']);
 
