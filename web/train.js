@@ -52,7 +52,7 @@ const controls = new TrainControls($('controls'), {
   },
 });
 const curves = new TrainingCurves($('curves-root'), { strings: T });
-const watched = new WatchedMatrix($('watched-root'), { strings: both() });
+const watched = new WatchedMatrix($('watched-root'), { strings: both(), history: () => scrubber.records });
 const scrubber = new Scrubber($('scrubber-root'), { strings: T, onPick: (record) => watched.show(record, controls.choices.watch) });
 const tryIt = new TryIt($('try-root'), {
   strings: S,

@@ -162,6 +162,70 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('the flip line tells the flip\'s story across the records, from the drawn matrices', T, async () => {
+    const page = await open();
+    await pressTrain(page);
+    await waitRecords(page, 6, 120_000);
+    await pause(page);
+    const n = await records(page);
+    await page.focus($('scrubber'));
+    await page.keyboard.press('Home');
+    const int = (x) => x.toLocaleString('en-US');
+    let first = null, shown = 0, of = 0;
+    for (let k = 0; k < n; k++) {
+      if (k > 0) await page.keyboard.press('ArrowRight');
+      const w = await watched(page);
+      const text = await page.textContent($('flip'));
+      const flip = w.flipOfCells === 'true';
+      if (first === null && flip) first = w.steps;
+      if (first !== null) { of++; if (flip) shown++; }
+      const since = first === null ? '' : `It first appeared at step ${int(first)} and is in ${shown} of the ${of} matrices since`;
+      if (first === null) assert.equal(text, 'The flip is not there yet.', `matrix ${k + 1}`);
+      else if (flip && of === 1) assert.match(text, /^The flip is there: .* It appears for the first time in this matrix\.$/);
+      else if (flip) assert.ok(text.startsWith('The flip is there: ') && text.endsWith(` ${since}.`), text);
+      else assert.equal(text, `The flip is not in this matrix. ${since}: a young model's attention still wavers between measurements.`);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('the flip line on made-up records: there for the first time, gone again, back', T, async () => {
+    const page = await open();
+    const lines = await page.evaluate(async () => {
+      const { WatchedMatrix } = await import('./train/watched-matrix.js');
+      const { STRINGS } = await import('./ui/strings.js');
+      const { TRAIN_STRINGS } = await import('./train/strings.js');
+      const src = ['I', 'have', 'a', 'red', 'car', '.', '</s>'];
+      const one = (j) => src.map((_, k) => (k === j ? 0.9 : 0.1 / 6));
+      const view = (cols) => ({ sourceTokens: src, targetTokens: ["j'", 'ai', 'une', 'voiture', 'rouge', '.'], attention: cols.map(one), text: "J'ai une voiture rouge." });
+      const flipped = view([0, 1, 2, 4, 3, 5]), inOrder = view([0, 1, 2, 3, 4, 5]);
+      const records = [0, 400, 800, 1200].map((steps, k) => ({ steps, seconds: k, watched: [{ source: 'I have a red car.', reference: [inOrder, flipped, inOrder, flipped][k], own: inOrder }] }));
+      const root = document.createElement('div');
+      document.body.append(root);
+      const shown = [];
+      const w = new WatchedMatrix(root, { strings: { ...STRINGS.en, ...TRAIN_STRINGS.en }, history: () => shown });
+      const out = [];
+      for (const r of records) {
+        shown.push(r);
+        w.show(r, 0);
+        out.push(root.querySelector('[data-role="flip"]').textContent);
+      }
+      w.show(records[1], 0); // scrubbed back: the story up to that record only
+      out.push(root.querySelector('[data-role="flip"]').textContent);
+      root.remove();
+      return out;
+    });
+    assert.deepEqual(lines, [
+      'The flip is not there yet.',
+      'The flip is there: “voiture” looks at the second of the two English words, “rouge” at the first. It appears for the first time in this matrix.',
+      "The flip is not in this matrix. It first appeared at step 400 and is in 1 of the 2 matrices since: a young model's attention still wavers between measurements.",
+      'The flip is there: “voiture” looks at the second of the two English words, “rouge” at the first. It first appeared at step 400 and is in 2 of the 3 matrices since.',
+      'The flip is there: “voiture” looks at the second of the two English words, “rouge” at the first. It appears for the first time in this matrix.',
+    ]);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   test('the scrubber goes back over the recorded matrices, by keyboard', T, async () => {
     const page = await open();
     await pressTrain(page);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import { offlineManifest } from '../../scripts/lib/offline-manifest.mjs';
 
-import { findFlip, strongest } from '../../web/train/flip.js';
+import { findFlip, flipHistory, strongest } from '../../web/train/flip.js';
 import { readTrainParams } from '../../web/train/params.js';
 import { WATCH, fromAlignment, fromTranslation, pairViews, watchOptions } from '../../web/train/watch.js';
 
@@ -28,6 +28,22 @@ test('the flip: two neighbouring French words looking at two English ones in swa
   assert.throws(() => findFlip({ sourceTokens: SOURCE }), /expects \{sourceTokens, targetTokens, attention\}/);
   assert.equal(strongest([0.2, 0.5, 0.5]), 1, 'ties go to the first');
   assert.equal(strongest([]), -1);
+});
+
+test('the flip across the records: when it first appeared and how often since, per sentence and view', () => {
+  const flipped = { sourceTokens: SOURCE, targetTokens: ['le', 'chat', 'noir', 'dort', '.'], attention: [one(0), one(2), one(1), one(4), one(5)] };
+  const inOrder = { ...flipped, attention: [one(0), one(1), one(2), one(4), one(5)] };
+  const none = { ...flipped, attention: flipped.attention.map(() => []) }; // scoring 'none'
+  const rec = (steps, reference, own = inOrder) => ({ steps, watched: [{ reference, own }, { reference: inOrder, own: inOrder }] });
+  const records = [rec(0, inOrder), rec(500, flipped), rec(1000, inOrder), rec(1500, flipped, flipped), rec(2000, flipped)];
+  assert.deepEqual(flipHistory([], 0, 'reference'), { first: null, shown: 0, of: 0 });
+  assert.deepEqual(flipHistory(records.slice(0, 1), 0, 'reference'), { first: null, shown: 0, of: 0 }, 'not yet');
+  assert.deepEqual(flipHistory(records.slice(0, 2), 0, 'reference'), { first: 500, shown: 1, of: 1 }, 'there for the first time');
+  assert.deepEqual(flipHistory(records.slice(0, 3), 0, 'reference'), { first: 500, shown: 1, of: 2 }, 'gone again');
+  assert.deepEqual(flipHistory(records, 0, 'reference'), { first: 500, shown: 3, of: 4 });
+  assert.deepEqual(flipHistory(records, 0, 'own'), { first: 1500, shown: 1, of: 2 }, 'each view has its own story');
+  assert.deepEqual(flipHistory(records, 1, 'reference'), { first: null, shown: 0, of: 0 }, 'each sentence too');
+  assert.deepEqual(flipHistory([rec(0, none), { steps: 1 }, null], 0, 'reference'), { first: null, shown: 0, of: 0 }, 'no attention, no sentence: no flip, no error');
 });
 
 test('the watched sentences: each with its reference, watched twice (forced through it, then greedy), paired back into two views', () => {

@@ -2,7 +2,8 @@
 // model that has learned to align looks at them in the swapped order: two consecutive output
 // words whose strongest columns are j+1 then j. Read off a translation's own attention rows, so
 // the page (train/watched-matrix.js) and the bench (scripts/lib/train-page-bench.mjs) say the
-// same thing about the same numbers. Pure: no DOM, runs in Node.
+// same thing about the same numbers; flipHistory says the same of a run's records. Pure: no
+// DOM, runs in Node.
 
 // The column with the largest weight (the first of equal ones), or -1 for an empty row.
 export function strongest(row) {
@@ -28,4 +29,24 @@ export function findFlip({ sourceTokens, targetTokens, attention }) {
     }
   }
   return null;
+}
+
+// The flip across the matrices recorded so far: a young model's flips come and go from one
+// measurement to the next, so the page says when one first appeared and how often it has been
+// there since, and a reader who sees none now knows to scrub back. records: the run's records
+// up to the one on show, oldest first ({steps, watched: [{reference, own}]}, train/watch.js's
+// pairViews); index: the watched sentence; view: 'reference' | 'own'.
+// -> {first: the steps of the first record with the flip, or null; shown, of: of the records
+// from that one on, how many have it}
+export function flipHistory(records, index, view) {
+  let first = null, shown = 0, of = 0;
+  for (const r of records) {
+    const w = r?.watched?.[index]?.[view];
+    const flip = Boolean(w) && w.attention.some((row) => row.length > 0) && findFlip(w) !== null;
+    if (first === null && !flip) continue;
+    if (first === null) first = r.steps;
+    of++;
+    if (flip) shown++;
+  }
+  return { first, shown, of };
 }

@@ -77,6 +77,10 @@ const en = {
   // The flip's sentence around the two French words (drawn in spans marked lang="fr").
   flipYes: ['The flip is there: “', '” looks at the second of the two English words, “', '” at the first.'],
   flipNo: 'The flip is not there yet.',
+  // flip.js's flipHistory after the flip line: a flip seen first in this matrix, or before it.
+  flipFirstTime: ' It appears for the first time in this matrix.',
+  flipSince: (first, shown, of) => ` It first appeared at step ${int(first)} and is in ${int(shown)} of the ${int(of)} matrices since.`,
+  flipGone: (first, shown, of) => `The flip is not in this matrix. It first appeared at step ${int(first)} and is in ${int(shown)} of the ${int(of)} matrices since: a young model's attention still wavers between measurements.`,
   scrubberLabel: 'Go back over the recorded matrices',
   scrubberValue: (i, n, steps, seconds) => `matrix ${i} of ${n}: after ${int(steps)} steps (${secs(seconds)} s)`,
   scrubberLive: 'Follow the latest',
@@ -155,6 +159,9 @@ const zh = {
   watchedCaptionOwn: (steps) => [`第 ${int(steps)} 步：它写出自己的译文“`, '”时的注意力。参考译文：“', '”。'],
   flipYes: ['调换出现了：“', '”看向两个英语词中的第二个，“', '”看向第一个。'],
   flipNo: '调换还没有出现。',
+  flipFirstTime: '这是它第一次出现。',
+  flipSince: (first, shown, of) => `它在第 ${int(first)} 步第一次出现，此后的 ${int(of)} 个矩阵中有 ${int(shown)} 个出现了调换。`,
+  flipGone: (first, shown, of) => `这个矩阵里没有调换。它在第 ${int(first)} 步第一次出现，此后的 ${int(of)} 个矩阵中有 ${int(shown)} 个出现了调换：年轻模型的注意力在两次测量之间仍会摇摆。`,
   scrubberLabel: '回看已记录的矩阵',
   scrubberValue: (i, n, steps, seconds) => `第 ${i} 个矩阵，共 ${n} 个：${int(steps)} 步之后（${secs(seconds)} 秒）`,
   scrubberLive: '跟随最新的',

@@ -14,7 +14,7 @@
 
 import { h } from '../ui/dom.js';
 import { AttentionMatrix } from '../ui/matrix.js';
-import { findFlip } from './flip.js';
+import { findFlip, flipHistory } from './flip.js';
 import { ViewToggle } from './view-toggle.js';
 
 // Rows added per frame. The matrix is drawn anew at each measurement, and early on the model
@@ -31,9 +31,13 @@ export class WatchedMatrix {
   #shown = null; // {record, index}
   #toggle;
   #frame = 0; // the pending requestAnimationFrame of a drawing in progress
+  #history; // () -> the run's records so far, oldest first (the scrubber's)
 
   // root: the element to draw in. strings: ui/strings.js's table with train/strings.js's over it.
-  constructor(root, { strings }) {
+  // history: () -> the records so far, oldest first (the scrubber's), for the flip's story
+  // across them (flip.js's flipHistory); without it the flip line speaks of this matrix alone.
+  constructor(root, { strings, history = () => [] }) {
+    this.#history = history;
     this.#root = root;
     this.#S = strings;
     const e = this.#e;
@@ -92,9 +96,21 @@ export class WatchedMatrix {
     e.caption.replaceChildren(...caption(S, view, record.steps, pair));
     const flip = attends ? findFlip(w) : null;
     e.flip.replaceChildren(...(flip
-      ? [S.flipYes[0], h('span', { lang: 'fr', text: flip.words[0] }), S.flipYes[1], h('span', { lang: 'fr', text: flip.words[1] }), S.flipYes[2]]
-      : attends ? [S.flipNo] : [S.accNone]));
+      ? [S.flipYes[0], h('span', { lang: 'fr', text: flip.words[0] }), S.flipYes[1], h('span', { lang: 'fr', text: flip.words[1] }), S.flipYes[2], this.#since(record, index, view)]
+      : attends ? [this.#since(record, index, view) || S.flipNo] : [S.accNone]));
     Object.assign(this.#root.dataset, { steps: String(record.steps), flip: String(Boolean(flip)), source: w.source });
+  }
+
+  // What the records up to this one say of the flip: '' when it has never been there, else
+  // when it first was and how often since (a line of its own when this matrix has none).
+  #since(record, index, view) {
+    const all = this.#history();
+    const at = all.indexOf(record);
+    const { first, shown, of } = flipHistory(at < 0 ? [record] : all.slice(0, at + 1), index, view);
+    const S = this.#S;
+    if (first === null) return '';
+    if (shown === of) return of === 1 ? S.flipFirstTime : S.flipSince(first, shown, of);
+    return findFlip(record.watched[index][view]) ? S.flipSince(first, shown, of) : S.flipGone(first, shown, of);
   }
 
   // The first n rows now, the rest n more each frame (AttentionMatrix keeps the rows it has).
