@@ -136,7 +136,7 @@ export async function trainPageRows(options = {}) {
       { what: `gold alignment accuracy after ${minutes} min (${preset}, ${scoring}; ${r.steps} steps)`, goal: '>= 75%', measured: pct(r.accuracy) },
       { what: `off-diagonal accuracy after ${minutes} min`, goal: '>= 45%', measured: pct(r.offDiagonal) },
       { what: `flip visible in "${r.source}"`, goal: 'yes',
-        measured: `${r.flip ? 'yes' : 'no'} (reading the reference); own translation: ${r.ownText.trim()} (${r.ownFlip ? 'flips too' : 'no flip'})` },
+        measured: `${r.flip ? 'yes' : 'no'} (reading the reference: ${r.flipText.trim()}); own translation: ${r.ownText.trim()} (${r.ownFlip ? 'flips too' : 'no flip'})` },
       { what: 'machine load (1-min average, start / end)', goal: '—', measured: `${load0.toFixed(2)} / ${load1.toFixed(2)} on ${os.cpus().length} cores; ${r.stepsPerSecond.toFixed(1)} steps/s at the end` },
     ];
   } finally {
