@@ -3,7 +3,7 @@
 // tiny preset (the quality of a 3-minute run of the small one is scripts/bench --only train's,
 // scripts/lib/train-page-bench.mjs). Train shows a matrix within 5 s; the curves grow; pause
 // stops the step counter, resume goes on, reset goes back to 0; the scrubber goes back over the
-// recorded matrices; the watched matrix shows the model reading the reference by default and
+// recorded matrices; the flip line tells the flip's story across them; the watched matrix shows the model reading the reference by default and
 // its own translation on request, in both views from the first matrix on; "Translate with it
 // now" decodes in the translator's matrix and step panel;
 // "Open in the translator" gives the main page the snapshot, whose translation there equals

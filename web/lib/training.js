@@ -20,8 +20,8 @@
 // gold: true for the bundled gold file; TRAIN_PRESETS, TRAIN_DATA_URL, TRAIN_GOLD_URL.
 //
 // The contract (bahdanau.d.ts types it):
-// - options: createTrainer's (data, config, lr, clip, batchSize, seed, dropout, labelSmoothing,
-//   simd, dist), and
+// - options: createTrainer's (data, config, lr, lrDecaySteps, clip, batchSize, seed, dropout,
+//   labelSmoothing, simd, dist), and
 //   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (phones; 32, 64, 32); config
 //     overrides its fields. scoring: 'additive' | 'scaled_dot' | 'none', config.scoring's
 //     shorthand. data: default the bundled web/data/train-en-fr.bin (TRAIN_DATA_URL).

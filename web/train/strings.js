@@ -64,7 +64,7 @@ const en = {
   accSummary: (a) => `Alignment accuracy ${pct(a?.accuracy)} over all links, ${pct(a?.offDiagonal)} off the diagonal.`,
   watchedTitle: 'The watched sentence',
   watchedIntro:
-    'Its attention matrix, redrawn every few seconds. By default the model reads a correct French translation word by word, as in training, and each row shows where it looks for that word; or see its own translation, whose words stay wrong long after its attention has learned to align. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (voiture rouge for red car) the bright cells swap too. A word is learned as often as it is met: the black cat comes later, because black is in 41 of the 71,890 training pairs and red in 74.',
+    'Its attention matrix, redrawn every few seconds. By default the model reads a correct French translation word by word, as in training, and each row shows where it looks for that word; or see its own translation, whose words stay wrong long after its attention has learned to align. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (voiture rouge for red car) the bright cells swap too. The more often a word is met, the sooner it aligns: the black cat flips later, because black is in 41 of the 71,890 training pairs and red in 74.',
   watchedEmpty: 'The matrix appears here a moment after you press Train.',
   viewLegend: 'Show the attention',
   viewReference: 'reading the reference',
