@@ -16,7 +16,7 @@
 import { createTranslator } from './bahdanau.js';
 import { isNode, nextTask } from './env.js';
 import { alignmentMeasure } from './train-measure.js';
-import { createTrainer, readSource } from './trainer.js';
+import { OPTION_NUMBERS, createTrainer, readSource } from './trainer.js';
 
 // Long enough that the per-chunk costs (a message turn, the Embind call) vanish, short enough
 // that the page's pause button feels immediate.
@@ -67,7 +67,7 @@ async function start(options) {
   try {
     const { data, config, simd, dist, gold } = options;
     const settings = {};
-    for (const k of ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing']) {
+    for (const k of OPTION_NUMBERS) {
       if (options[k] !== undefined) settings[k] = options[k];
     }
     const [trainer, goldPairs] = await Promise.all([

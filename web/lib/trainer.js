@@ -23,7 +23,8 @@ import { chooseVariant, loadVariant } from './loader.js';
 import { unwrap } from './native.js';
 
 const MAX_DATA_BYTES = 64 * 2 ** 20; // the parser's own bound (src/core/train_data.cpp)
-const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
+// createTrainer's numeric options; train-worker.js passes on the same list.
+export const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
 
 export async function createTrainer(options) {
   const opts = optionsArg(options, 'createTrainer');

@@ -96,21 +96,22 @@ export class WatchedMatrix {
     e.caption.replaceChildren(...caption(S, view, record.steps, pair));
     const flip = attends ? findFlip(w) : null;
     e.flip.replaceChildren(...(flip
-      ? [S.flipYes[0], h('span', { lang: 'fr', text: flip.words[0] }), S.flipYes[1], h('span', { lang: 'fr', text: flip.words[1] }), S.flipYes[2], this.#since(record, index, view)]
-      : attends ? [this.#since(record, index, view) || S.flipNo] : [S.accNone]));
+      ? [S.flipYes[0], h('span', { lang: 'fr', text: flip.words[0] }), S.flipYes[1], h('span', { lang: 'fr', text: flip.words[1] }), S.flipYes[2], this.#since(record, index, view, true)]
+      : attends ? [this.#since(record, index, view, false) || S.flipNo] : [S.accNone]));
     Object.assign(this.#root.dataset, { steps: String(record.steps), flip: String(Boolean(flip)), source: w.source });
   }
 
   // What the records up to this one say of the flip: '' when it has never been there, else
   // when it first was and how often since (a line of its own when this matrix has none).
-  #since(record, index, view) {
+  // flipNow: whether this matrix has it (show() has already looked).
+  #since(record, index, view, flipNow) {
     const all = this.#history();
     const at = all.indexOf(record);
     const { first, shown, of } = flipHistory(at < 0 ? [record] : all.slice(0, at + 1), index, view);
     const S = this.#S;
     if (first === null) return '';
-    if (shown === of) return of === 1 ? S.flipFirstTime : S.flipSince(first, shown, of);
-    return findFlip(record.watched[index][view]) ? S.flipSince(first, shown, of) : S.flipGone(first, shown, of);
+    if (!flipNow) return S.flipGone(first, shown, of);
+    return of === 1 ? S.flipFirstTime : S.flipSince(first, shown, of);
   }
 
   // The first n rows now, the rest n more each frame (AttentionMatrix keeps the rows it has).
