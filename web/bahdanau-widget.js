@@ -6,7 +6,7 @@
 //   <attention-translator text="The black cat is sleeping." autoplay panel></attention-translator>
 //
 // Attributes: widget/attributes.js (the table the element observes and reads them through).
-// About 430 lines, on purpose: the element's life cycle (attributes, load, decode, play) reads in
+// About 450 lines, on purpose: the element's life cycle (attributes, load, decode, play) reads in
 // one place; each mode and view it drives is its own module in widget/ and ui/.
 // Events: ready {info, engine}, step {index, word, weights, end} (each move of the figure),
 // done {text, result, sentence (split-sentences: its number, from 1; else null)}, error
@@ -15,8 +15,6 @@
 // is the recorded run's facts (engine null) and step is {frame, frames, step, sentence}.
 //
 // Decision: it decodes on the main thread, not in a worker; why is in widget/engines.js.
-// About 400 lines, on purpose: the element's life cycle and its attributes' effects read in one
-// place; each mode, layout, theme and control is its own module in widget/ and ui/.
 
 import { DecodeSession } from './engine/session.js';
 import { h, pieces } from './ui/dom.js';
@@ -64,6 +62,7 @@ export class AttentionTranslator extends HTMLElement {
   #sentence = null; // {text, beam, sourceTokens, result, pieces}
   #pending = false;
   #pairs = {}; // mode name -> its two-model mode (widget/pair-modes.js), made on first use
+  #pairLoads = {}; // mode name -> the promise of it, while its module is imported
   #heads = { sel: null, notes: [] }; // a Transformer's layer and head drawn (widget/heads.js)
   #headsControl; // their picker, with controls="full"
   #edits; // attention edits, with controls="full" or the edit attribute (widget/edit.js)
@@ -242,8 +241,16 @@ export class AttentionTranslator extends HTMLElement {
       this.#tabs.set([]);
       this.#player.pause();
       this.#sentence = null; // a single-view decode still running stops at its next step
-      const { defaults } = PAIR_MODES[pair]; // null: a mode that loads no model (timelapse)
-      this.#pairMode(pair).run(defaults && Object.fromEntries(SIDES.map((s) =>
+      let made;
+      try {
+        made = await this.#pairMode(pair);
+      } catch (err) {
+        if (attr(this, 'mode') === pair) this.#showError(explain(err, this.#W));
+        return;
+      }
+      if (attr(this, 'mode') !== pair) return; // the mode changed while its module came in
+      const { mode, defaults } = made; // defaults null: a mode that loads no model (timelapse)
+      mode.run(defaults && Object.fromEntries(SIDES.map((s) =>
         [s, resolveWidgetModel(this.getAttribute(`model-${s}`) || defaults[s])])), this.#pairSettings());
       return;
     }
@@ -336,15 +343,23 @@ export class AttentionTranslator extends HTMLElement {
     return { text: attr(this, 'text'), step: attr(this, 'step'), autoplay: attr(this, 'autoplay'), speed: attr(this, 'speed') };
   }
 
+  // -> Promise<{mode, defaults}>: the mode, made on first use once its module is in (a failed
+  // import is not kept, so a later run tries again).
   #pairMode(name) {
-    this.#pairs[name] ??= new PAIR_MODES[name].Mode(this.#el.pairRoots[name], pairHost(this, this.#el, {
-      strings: () => this.#W,
-      lang: () => this.#lang,
-      setState: (state) => this.#setState(state),
-      showError: (message) => this.#showError(message),
-      progress: (p) => this.#progress(p),
-    }), { lang: this.#lang, controls: attr(this, 'controls') });
-    return this.#pairs[name];
+    this.#pairLoads[name] ??= PAIR_MODES[name]().then(({ Mode, defaults }) => {
+      this.#pairs[name] ??= new Mode(this.#el.pairRoots[name], pairHost(this, this.#el, {
+        strings: () => this.#W,
+        lang: () => this.#lang,
+        setState: (state) => this.#setState(state),
+        showError: (message) => this.#showError(message),
+        progress: (p) => this.#progress(p),
+      }), { lang: this.#lang, controls: attr(this, 'controls') });
+      return { mode: this.#pairs[name], defaults };
+    }, (err) => {
+      delete this.#pairLoads[name];
+      throw err;
+    });
+    return this.#pairLoads[name];
   }
 
   #onSubmit(ev) {

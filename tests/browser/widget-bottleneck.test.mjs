@@ -180,7 +180,7 @@ describe('the widget\'s bottleneck mode', { timeout: 900_000 }, () => {
       el.setAttribute('text', text);
       el.setAttribute('mode', 'bottleneck');
     }, hostile);
-    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="bottleneck"]').getClientRects().length > 0);
+    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="bottleneck"]')?.getClientRects().length > 0);
     await settled(page, 'h0');
     let w = await read(page, '#h0');
     await assertFigure(w, { a: 'tiny-none', b: 'tiny' }, hostile);
@@ -192,7 +192,7 @@ describe('the widget\'s bottleneck mode', { timeout: 900_000 }, () => {
       el.setAttribute('model-b', 'tiny-dot');
       el.setAttribute('mode', 'compare');
     });
-    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="compare"]').getClientRects().length > 0);
+    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="compare"]')?.getClientRects().length > 0);
     await settled(page, 'h0');
     w = await read(page, '#h0');
     assert.ok(w.compareShown && !w.bottleneckShown);
@@ -201,7 +201,7 @@ describe('the widget\'s bottleneck mode', { timeout: 900_000 }, () => {
       el.setAttribute('model-b', 'tiny');
       el.setAttribute('mode', 'bottleneck');
     });
-    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="bottleneck"]').getClientRects().length > 0);
+    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="bottleneck"]')?.getClientRects().length > 0);
     await settled(page, 'h0');
     await assertFigure(await read(page, '#h0'), { a: 'tiny-none', b: 'tiny' }, 'the cat');
     await page.$eval('#h0', (el) => el.setAttribute('mode', 'single'));
@@ -219,7 +219,7 @@ describe('the widget\'s bottleneck mode', { timeout: 900_000 }, () => {
       el.setAttribute('model-a', 'tiny-dot');
       el.setAttribute('mode', 'bottleneck');
     });
-    await page.waitForFunction(() => document.getElementById('h2').shadowRoot.querySelector('[data-role="bottleneck"]').getClientRects().length > 0);
+    await page.waitForFunction(() => document.getElementById('h2').shadowRoot.querySelector('[data-role="bottleneck"]')?.getClientRects().length > 0);
     await settled(page, 'h2');
     w = await read(page, '#h2');
     assert.ok(w.a.matrixShown && !w.a.stripShown, 'a model with attention keeps its matrix');

@@ -174,7 +174,7 @@ describe('the widget\'s compare mode', { timeout: 900_000 }, () => {
       el.setAttribute('model-b', 'tiny-dot');
       el.setAttribute('mode', 'compare');
     });
-    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="compare"]').getClientRects().length > 0);
+    await page.waitForFunction(() => document.getElementById('h0').shadowRoot.querySelector('[data-role="compare"]')?.getClientRects().length > 0);
     await settled(page, 'h0');
     let w = await read(page, 'h0');
     assert.ok(w.compareShown && !w.figureShown);

@@ -67,6 +67,7 @@ async function instantiate(glueUrl, simd) {
   const t0 = performance.now();
   const wasmUrl = new URL(glueUrl.href.replace(/\.js$/, '.wasm'));
   let options = {};
+  let failed = null;
   if (isNode) {
     // Emscripten 3.1.6 would fetch() the .wasm by file path in Node 18+, which fails: read it.
     const { readFile } = await import('node:fs/promises');
@@ -78,12 +79,39 @@ async function instantiate(glueUrl, simd) {
     }
     options = { wasmBinary: bytes };
   } else {
-    options = { locateFile: () => wasmUrl.href };
+    // The wasm is fetched and compiled while the glue is imported and run, not after: on a slow
+    // phone the glue alone took about 0.3 s before its own fetch began (scripts/bench
+    // --first-visit). Emscripten hands over its imports through instantiateWasm; a failure is
+    // raced against its ready promise, which would otherwise wait for an instance forever.
+    const compiled = compileWasm(wasmUrl);
+    compiled.catch(() => {}); // observed below, through failed
+    let fail;
+    failed = new Promise((_, reject) => {
+      fail = reject;
+    });
+    options = {
+      locateFile: () => wasmUrl.href,
+      instantiateWasm: (imports, receive) => {
+        compiled.then((m) => WebAssembly.instantiate(m, imports)).then((instance) => receive(instance), fail);
+        return {};
+      },
+    };
   }
   const { default: factory } = await import(glueUrl.href);
-  const module = await factory(options);
+  const module = await (failed ? Promise.race([factory(options), failed]) : factory(options));
   const relaxed = simd
     ? await installRelaxed(module, new URL('bahdanau-relaxed.wasm', glueUrl))
     : NO_SIMD;
   return { module, instantiateMs: performance.now() - t0, relaxed };
+}
+
+// -> Promise<WebAssembly.Module>, compiled as it streams in where the server sends
+// application/wasm, else from the whole body (as Emscripten's own fallback does).
+async function compileWasm(url) {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`cannot download ${url.href}: HTTP ${response.status} (run scripts/build --wasm)`);
+  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(response.headers.get('Content-Type') ?? '')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }

@@ -4,15 +4,16 @@
 // hosted here for the same shadow root, state, error box and life cycle. Any other mode value
 // keeps the single figure.
 
-import { BOTTLENECK_DEFAULTS, BottleneckMode } from './bottleneck-mode.js';
-import { COMPARE_DEFAULTS, CompareMode } from './compare-mode.js';
 import { explain, modelError, sharedTranslator } from './engines.js';
-import { TimelapseMode } from './timelapse-mode.js';
 
+// name -> () => Promise<{Mode, defaults}>. Each mode's module (and its views: the comparison's,
+// the bottleneck's, the timelapse's charts) is imported on first use, not with the element:
+// they are a third of the element's code, which every single figure would otherwise fetch and
+// compile before its first word (scripts/bench --first-visit).
 export const PAIR_MODES = {
-  compare: { Mode: CompareMode, defaults: COMPARE_DEFAULTS },
-  bottleneck: { Mode: BottleneckMode, defaults: BOTTLENECK_DEFAULTS },
-  timelapse: { Mode: TimelapseMode, defaults: null },
+  compare: () => import('./compare-mode.js').then((m) => ({ Mode: m.CompareMode, defaults: m.COMPARE_DEFAULTS })),
+  bottleneck: () => import('./bottleneck-mode.js').then((m) => ({ Mode: m.BottleneckMode, defaults: m.BOTTLENECK_DEFAULTS })),
+  timelapse: () => import('./timelapse-mode.js').then((m) => ({ Mode: m.TimelapseMode, defaults: null })),
 };
 
 // What a two-model mode may do to the element that hosts it, and no more: fire its events,
