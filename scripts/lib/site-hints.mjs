@@ -67,8 +67,9 @@ Hosts
   check that its mime.types maps wasm to application/wasm.
 - Any other host: serve .wasm as application/wasm; compress .wasm, .js and .safetensors if it
   can; answer conditional requests (ETag or Last-Modified) and let the browser revalidate
-  (Cache-Control: no-cache): nothing here has a content hash in its name, so nothing may be
-  cached for good.
+  (Cache-Control: no-cache). The modules import each other as x.js?v=HASH, the file's own
+  SHA-256: a host that can match the query may cache those URLs for good (immutable), which
+  spares a reload one round trip per level of imports; every other URL must revalidate.
 
 The widget on a page of another origin (a course page elsewhere) needs the host to send
 Access-Control-Allow-Origin: GitHub Pages and Netlify do; _headers and .htaccess ask for it.
@@ -85,8 +86,9 @@ function pageUrls(page) {
 }
 
 const COMMON_HEADERS = {
-  // Revalidate everything: no URL here names its content (no hash in it), so a rebuilt engine
-  // or a new model must be picked up on reload; an unchanged file costs a 304.
+  // Revalidate everything: a rebuilt engine or a new model must be picked up on reload, and an
+  // unchanged file costs a 304. The modules' ?v= URLs do name their content, but neither
+  // _headers nor a plain .htaccess can match a query, so they revalidate here too.
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
   // The widget may be embedded on other origins (module scripts and fetches are CORS requests).

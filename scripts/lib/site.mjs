@@ -23,6 +23,7 @@ import { compress, compressible } from './compressed-files.mjs';
 import { ATTRIBUTION, CODINGS, MARKER, TRY, headersFile, htaccess, readme, wrap } from './site-hints.mjs';
 import { ROOT, WASM_FILES, ensureBuilt } from './engines.mjs';
 import { MANIFEST, offlineManifest } from './offline-manifest.mjs';
+import { versionImports } from './versioned-imports.mjs';
 
 export { CODINGS, MARKER };
 
@@ -205,9 +206,10 @@ export async function writeSite({ out, models, compress: withCopies = true, forc
   const copies = siteFiles(models);
   const pages = copies.map(([, rel]) => rel).filter((rel) => !rel.includes('/') && rel.endsWith('.html')).sort();
   const generated = generatedFiles(models, pages, withCopies);
-  // The service worker's manifest (web/sw.js), hashed from the very files copied.
-  generated[MANIFEST] = `${JSON.stringify(await offlineManifest(copies))}\n`;
-  const planned = [...copies.map(([, rel]) => rel), ...Object.keys(generated)];
+  // The modules and pages with ?v= in their imports (versioned-imports.mjs), as written.
+  const versioned = versionImports(new Map(copies.filter(([, rel]) => /\.(m?js|html)$/.test(rel))
+    .map(([src, rel]) => [rel, readFileSync(src, 'utf8')])));
+  const planned = [...copies.map(([, rel]) => rel), ...Object.keys(generated), MANIFEST];
   const maybe = withCopies ? planned.flatMap((rel) => Object.values(CODINGS).map((e) => rel + e)) : [];
   await mkdir(out, { recursive: true });
   // Listed before anything is written, so that a run that fails half way may be rerun.
@@ -221,9 +223,15 @@ export async function writeSite({ out, models, compress: withCopies = true, forc
     written.add(rel);
     return to;
   };
-  log(`copying ${copies.length} files and writing ${Object.keys(generated).length}`);
-  for (const [src, rel] of copies) await copyFile(src, await place(rel));
+  log(`copying ${copies.length} files and writing ${Object.keys(generated).length + 1}`);
+  for (const [src, rel] of copies) {
+    if (versioned.has(rel)) await writeFile(await place(rel), versioned.get(rel));
+    else await copyFile(src, await place(rel));
+  }
   for (const [rel, text] of Object.entries(generated)) await writeFile(await place(rel), text);
+  // The service worker's manifest (web/sw.js), hashed from the very files written.
+  const inSite = copies.map(([, rel]) => [path.join(out, ...rel.split('/')), rel]);
+  await writeFile(await place(MANIFEST), `${JSON.stringify(await offlineManifest(inSite))}\n`);
 
   const sizes = new Map(); // rel -> {size, br, gzip}: the file's bytes and its copies'
   const own = planned.filter((rel) => !HINTS.includes(rel));

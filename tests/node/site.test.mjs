@@ -63,10 +63,15 @@ describe('the folder', () => {
   });
 
   test('copies the files as they are, at the URL each has under scripts/serve.mjs', () => {
-    for (const [rel, src] of [['index.html', 'web/index.html'], ['ui/matrix.js', 'web/ui/matrix.js'],
-      ['dist/bahdanau-simd.wasm', 'web/dist/bahdanau-simd.wasm'], ['data/long-sample.json', 'web/data/long-sample.json'],
-      ['models/en-fr.safetensors', 'models/en-fr.safetensors'], ['LICENSE.txt', 'LICENSE']]) {
+    for (const [rel, src] of [['dist/bahdanau-simd.wasm', 'web/dist/bahdanau-simd.wasm'], ['data/long-sample.json', 'web/data/long-sample.json'],
+      ['models/en-fr.safetensors', 'models/en-fr.safetensors'], ['LICENSE.txt', 'LICENSE'], ['ui/ui.css', 'web/ui/ui.css']]) {
       assert.ok(bytesOf(out, rel).equals(bytesOf(ROOT, src)), rel);
+    }
+    // Pages and modules gain only the ?v= of what they import (scripts/lib/versioned-imports.mjs).
+    for (const [rel, src] of [['index.html', 'web/index.html'], ['ui/matrix.js', 'web/ui/matrix.js']]) {
+      const text = bytesOf(out, rel).toString('utf8');
+      assert.match(text, /\?v=[0-9a-f]{16}/, rel);
+      assert.equal(text.replace(/\?v=[0-9a-f]{16}/g, ''), bytesOf(ROOT, src).toString('utf8'), rel);
     }
     // Every JS module and stylesheet of web/ (other than the built engine) is there.
     const web = listFiles(path.join(ROOT, 'web')).filter((f) => /\.(js|css|html|json)$/.test(f) && !f.startsWith('dist/'));
