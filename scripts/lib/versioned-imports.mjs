@@ -30,7 +30,7 @@ const PATTERNS = [
 ];
 const SCRIPT_TAG = /<script\b[^>]*>/gi;
 const MODULE_TYPE = /\btype\s*=\s*(["']?)module\1(?=[\s>/])/i;
-const SRC = /(\bsrc\s*=\s*)(["'])([^"']+)\2/i;
+const SRC = /(\bsrc\s*=\s*)(?:(["'])([^"']+)\2|([^\s"'=<>`]+))/i; // quoted or not
 
 export const HASH_DIGITS = 16;
 
@@ -48,10 +48,11 @@ export function references(rel, text, texts) {
     for (const tag of text.matchAll(SCRIPT_TAG)) {
       if (!MODULE_TYPE.test(tag[0])) continue;
       const src = SRC.exec(tag[0]);
-      const to = src && target(rel, src[3], texts, PAGE_RELATIVE);
+      const spec = src && (src[3] ?? src[4]);
+      const to = spec && target(rel, spec, texts, PAGE_RELATIVE);
       if (!to) continue;
-      const start = tag.index + src.index + src[1].length + 1;
-      found.push({ start, end: start + src[3].length, to });
+      const start = tag.index + src.index + src[1].length + (src[2]?.length ?? 0);
+      found.push({ start, end: start + spec.length, to });
     }
   } else if (MODULE.test(rel)) {
     for (const re of PATTERNS) {
@@ -63,7 +64,7 @@ export function references(rel, text, texts) {
       }
     }
   }
-  const seen = new Set(); // the second pattern matches what the first did for `import './x.js'`
+  const seen = new Set(); // never two rewrites at one place: they would garble the text
   return found.sort((a, b) => a.start - b.start).filter((r) => !seen.has(r.start) && seen.add(r.start));
 }
 

@@ -61,7 +61,7 @@ test('every form of import the modules use, and what is left alone', () => {
 
 test('a page\'s module scripts are versioned, its classic scripts and other tags are not', () => {
   const texts = new Map([
-    ['p.html', '<script type="module" async src="app/x.js"></script>\n<script src="app/x.js"></script>\n<link rel="stylesheet" href="app/x.js">\n<script type=module src=\'../p/app/x.js\'></script>'],
+    ['p.html', '<script type="module" async src="app/x.js"></script>\n<script src="app/x.js"></script>\n<link rel="stylesheet" href="app/x.js">\n<script type=module src=\'../p/app/x.js\'></script>\n<script type=module src=app/x.js></script>'],
     ['app/x.js', 'export {};'],
   ]);
   const lines = versionImports(texts).get('p.html').split('\n');
@@ -69,6 +69,7 @@ test('a page\'s module scripts are versioned, its classic scripts and other tags
   assert.equal(lines[1], '<script src="app/x.js"></script>');
   assert.equal(lines[2], '<link rel="stylesheet" href="app/x.js">');
   assert.equal(lines[3], "<script type=module src='../p/app/x.js'></script>", 'outside the site: left alone');
+  assert.equal(lines[4], `<script type=module src=app/x.js${v('export {};')}></script>`, 'an unquoted src too');
 });
 
 test('an import cycle is an error that names it', () => {
