@@ -3,6 +3,7 @@
 // analyses into it.
 
 import { CompareEdits } from './app/compare-edits.js';
+import { ComparePresets } from './app/compare-presets.js';
 import { EnginePair } from './app/engine-pair.js';
 import { hideErrorBox, loadErrorTitle, showErrorBox } from './app/errors.js';
 import { COMPARE_EXAMPLES, exampleChips, titleExamples } from './app/examples.js';
@@ -13,6 +14,7 @@ import { submitOnEnter } from './app/text-box.js';
 import { COMPARE_STRINGS } from './ui/compare-strings.js';
 import { PAIR_STRINGS } from './ui/pair-strings.js';
 import { PAIRS, pairOf } from './lib/catalogue.js';
+import { compareStory } from './ui/compare-story.js';
 import { CompareView } from './ui/compare-view.js';
 import { SIDES } from './ui/lockstep.js';
 import { stepWithArrows } from './ui/playback-bar.js';
@@ -25,10 +27,14 @@ const input = $('source-input');
 const params = readCompareParams(location);
 
 let lang = params.lang;
-// The page's words; with a Transformer on a side, its own title and tagline (the two no longer
-// differ only in their score).
-const words = () => ({ ...STRINGS[lang], ...COMPARE_STRINGS[lang],
-  ...(SIDES.some((side) => engines[side]?.info.arch === 'transformer') ? TRANSFORMER_STRINGS[lang].comparePage : {}) });
+// The page's words; with a Transformer on a side, or two models whose attention learned
+// differently (ui/compare-story.js), its own title and tagline (the two no longer differ only
+// in their score).
+const words = () => {
+  const story = compareStory(SIDES.map((side) => engines[side]?.info));
+  const page = { transformer: TRANSFORMER_STRINGS[lang].comparePage, guidance: COMPARE_STRINGS[lang].guidancePage }[story];
+  return { ...STRINGS[lang], ...COMPARE_STRINGS[lang], ...page };
+};
 let S = { ...STRINGS[lang], ...COMPARE_STRINGS[lang] };
 const pair = new EnginePair();
 const { clients, engines } = pair;
@@ -49,6 +55,12 @@ const menus = SIDES.map((side) => new ModelMenu($(`menu-${side}`), {
   go: (name) => location.assign(compareLink(location.href,
     { text: input.value, simd: params.simd, lang, a: params.a.name, b: params.b.name, [side]: name, edits: edits.linkValues })),
 }));
+
+// Ready-made pairs (additive beside scaled dot; learned by itself beside an aligner's hint).
+const presets = new ComparePresets($('compare-presets'), {
+  current: { a: params.a.name, b: params.b.name },
+  href: (a, b) => compareLink(location.href, { text: input.value, simd: params.simd, lang, a, b }),
+});
 
 // The language pair choice: a comparison needs two models into one language, and English→Chinese
 // has one so far, so it is offered greyed out with that reason beside it.
@@ -165,6 +177,7 @@ function setLanguage(next) {
   edits.setLang(lang);
   for (const m of menus) m.setLang(lang);
   pairChoice.setLang(lang);
+  presets.setLang(lang);
   renderStatus();
 }
 

@@ -6,7 +6,7 @@
 // Translate button that says why it waits, and a sentence sent meanwhile queued, then translated.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -106,7 +106,9 @@ describe('scripts/serve.mjs: one visit, then offline', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 600_000, uploadThroughput: 600_000 });
     await page.goto(`${browser.url.replace('127.0.0.1', 'localhost')}index.html`);
     const button = page.locator('[data-role="translate"]');
-    await page.waitForFunction(() => /\/ 5\.2 MB · about \d+ s left/.test(document.querySelector('[data-role="progress-text"]').textContent), null, { timeout: 60_000 });
+    // The total is the default model's size, known before its bytes arrive.
+    const total = (statSync(path.join(ROOT, 'models', 'en-fr.safetensors')).size / 1e6).toFixed(1);
+    await page.waitForFunction((mb) => new RegExp(`/ ${mb.replace('.', '\\.')} MB · about \\d+ s left`).test(document.querySelector('[data-role="progress-text"]').textContent), total, { timeout: 60_000 });
     assert.equal(await button.getAttribute('aria-disabled'), 'true');
     assert.equal(await button.evaluate((b) => b.disabled), false, 'still a button: a tap queues');
     assert.equal((await button.textContent()).trim(), 'Translate (model loading)');

@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 
 import { artifact, launch, pageModel, setSpeed, waitDone, waitReady } from './helpers.mjs';
 
-const SENTENCE = 'The black cat is sleeping.';
+const SENTENCE = 'I have a black cat.'; // j'ai un chat noir: the flip, right from the shipped models
+const FLIP_ROW = 4; // noir
 const T = { timeout: 120_000 };
 
 let browser;
@@ -21,16 +22,16 @@ after(async () => {
   await browser?.close();
 });
 
-// The view a teacher would stop at: word 3 of the sentence, its cell hovered.
+// The view a teacher would stop at: the flipped word (noir), its cell hovered.
 async function midDecode(page) {
-  await page.goto(`${browser.url}?model=${model.name}&text=${encodeURIComponent(SENTENCE)}&step=2`);
-  await page.waitForSelector('[data-role="app"][data-state="done"][data-position="2"]', { timeout: 90_000 });
+  await page.goto(`${browser.url}?model=${model.name}&text=${encodeURIComponent(SENTENCE)}&step=${FLIP_ROW}`);
+  await page.waitForSelector(`[data-role="app"][data-state="done"][data-position="${FLIP_ROW}"]`, { timeout: 90_000 });
   // The cell with the largest weight in the current row: the pair worth pointing at.
-  const best = await page.$$eval('[data-role="matrix"] > [data-row="2"] [data-weight]', (cells) => {
+  const best = await page.$$eval(`[data-role="matrix"] > [data-row="${FLIP_ROW}"] [data-weight]`, (cells) => {
     const w = cells.map((c) => Number(c.dataset.weight));
     return w.indexOf(Math.max(...w));
   });
-  await page.locator(`[data-role="matrix"] > [data-row="2"] [data-col="${best}"]`).hover();
+  await page.locator(`[data-role="matrix"] > [data-row="${FLIP_ROW}"] [data-col="${best}"]`).hover();
   await page.waitForSelector('[data-role="tooltip"]:not([hidden])');
 }
 
@@ -64,10 +65,10 @@ describe('screenshots', { timeout: 600_000 }, () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${browser.url}?model=${model.name}`);
     await waitReady(page);
-    await setSpeed(page, 0); // one word a second: time to photograph word 3 as it lands
+    await setSpeed(page, 0); // one word a second: time to photograph the flipped word as it lands
     await page.fill('[data-role="source-input"]', SENTENCE);
     await page.press('[data-role="source-input"]', 'Enter');
-    await page.waitForFunction(() => document.querySelectorAll('[data-role="matrix"] > [data-row]').length === 3);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-role="matrix"] > [data-row]').length === n, FLIP_ROW + 1);
     await page.waitForTimeout(400); // the new row's fade-in
     await page.screenshot({ path: artifact('readme.png'), fullPage: true });
     assert.equal(await page.getAttribute('[data-role="app"]', 'data-playing'), 'true');

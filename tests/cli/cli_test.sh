@@ -13,17 +13,18 @@ check() {  # check NAME CONDITION-EXIT-STATUS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out=$("$bin" --model "$model" "A black cat is sleeping.")
+out=$("$bin" --model "$model" "I have a black cat.")
 echo "translation: $out"
 [[ "$out" == *"chat noir"* ]]; check "black cat -> chat noir ($out)" $?
 
-out=$("$bin" --model "$model" --heatmap "A black cat is sleeping.")
+out=$("$bin" --model "$model" --heatmap "I have a black cat.")
 echo "$out"
 grep -qE '^noir +' <<<"$out" && grep -q 'black' <<<"$out"; check "heatmap has labelled rows and columns" $?
 # "noir" comes after "chat" (the order flip), and its attention lies on "black cat". The
-# shipped model spreads it over both words (models/README.md, known limits), so this checks
-# the span and a real share for "black", not a one-hot alignment.
-"$bin" --model "$model" --json "A black cat is sleeping." | python3 -c '
+# shipped model learned it from translation alone and spreads it over both words
+# (models/README.md, known limits), so this checks the span and a real share for "black",
+# not a one-hot alignment.
+"$bin" --model "$model" --json "I have a black cat." | python3 -c '
 import json, sys
 d = json.load(sys.stdin); t = d["target"]; src = d["source"]
 assert "chat" in t and "noir" in t and t.index("noir") > t.index("chat"), t

@@ -219,8 +219,27 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // The shipped models: PyTorch's greedy and beam-4 translations of 100 dev sentences, computed
-// from the int8 weights as stored, reproduced exactly but for at most one beam-4 near tie.
+// from the int8 weights as stored, reproduced exactly but for at most one near tie per search.
 class GoldenShipped : public testing::TestWithParam<std::string> {};
+
+// A greedy near tie: at the first step where the engine's tokens part from the reference's,
+// the engine itself gives the reference's token (forced decoding) almost the probability of
+// its own choice, so the activation rounding (docs/model-format.md) can tip it either way.
+// A real divergence (a wrong kernel, a wrong weight) moves the probabilities far more.
+bool greedy_near_tie(bl::Translator& tr, const json& c, const bl::Translation& t, double* gap) {
+  const auto want = c["greedy"]["tokens"].get<std::vector<std::string>>();
+  size_t k = 0;
+  while (k < want.size() && k < t.tgt_tokens.size() && want[k] == t.tgt_tokens[k]) k++;
+  if (k >= want.size() || k >= t.tgt_tokens.size() || k >= t.probs.size()) return false;
+  bl::Alignment al;
+  std::string err;
+  if (!tr.align(c["text"].get<std::string>(), c["greedy"]["text"].get<std::string>(),
+                bl::AlignParams{}, &al, &err) ||
+      al.steps.size() <= k || al.tgt_tokens[k] != want[k])
+    return false;
+  *gap = std::fabs(std::log(t.probs[k]) - std::log(al.steps[k].prob));
+  return *gap <= 5e-3;
+}
 
 TEST_P(GoldenShipped, Dev100MatchExactly) {
   json doc = read_json(path_of("tests/fixtures/" + GetParam() + "-dev100.json"));
@@ -229,16 +248,19 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
   for (bool simd : {true, false}) {
     auto tr = load(doc["model"].get<std::string>(), simd);
     ASSERT_TRUE(tr);
-    int mismatches = 0, near_ties = 0;
+    int mismatches = 0, near_ties = 0, greedy_ties = 0;
     for (const json& c : doc["cases"]) {
       std::string err;
       bl::Translation t;
       bl::TranslateParams p;
       ASSERT_TRUE(tr->translate(c["text"].get<std::string>(), p, &t, &err)) << err;
       if (t.tgt_tokens != c["greedy"]["tokens"].get<std::vector<std::string>>()) {
-        ADD_FAILURE() << "greedy differs for: " << c["text"] << "\n got: " << t.text
-                      << "\nwant: " << c["greedy"]["text"];
-        mismatches++;
+        double gap = -1;
+        if (!(greedy_near_tie(*tr, c, t, &gap) && greedy_ties++ == 0)) {
+          ADD_FAILURE() << "greedy differs for: " << c["text"] << "\n got: " << t.text
+                        << "\nwant: " << c["greedy"]["text"] << " (log p gap " << gap << ")";
+          mismatches++;
+        }
       }
       p.beam = 4;
       ASSERT_TRUE(tr->translate(c["text"].get<std::string>(), p, &t, &err)) << err;
@@ -258,11 +280,12 @@ TEST_P(GoldenShipped, Dev100MatchExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, GoldenShipped,
-                         testing::Values("en-fr", "en-fr-dot", "en-fr-noattn", "en-fr-transformer",
-                                         "en-zh"),
+                         testing::Values("en-fr", "en-fr-dot", "en-fr-guided", "en-fr-noattn",
+                                         "en-fr-transformer", "en-zh"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            return i.param == "en-fr"               ? std::string("additive")
                                   : i.param == "en-fr-dot"         ? std::string("scaled_dot")
+                                  : i.param == "en-fr-guided"      ? std::string("guided_additive")
                                   : i.param == "en-fr-transformer" ? std::string("transformer")
                                   : i.param == "en-zh"             ? std::string("zh_additive")
                                                                    : std::string("none");

@@ -35,9 +35,10 @@ export function translator(model, variant) {
   return createTranslator({ model, simd: variant === 'wasm-simd' });
 }
 
-// The shipped models: en-fr (additive), en-fr-dot (scaled dot-product), en-fr-noattn (no attention),
-// en-fr-transformer, and en-zh (additive, English->Chinese).
-export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-fr-transformer', 'en-zh'];
+// The shipped models: en-fr (additive) and en-fr-dot (scaled dot-product), both trained by
+// translation alone; en-fr-guided (additive, trained with an aligner's hint); en-fr-noattn (no
+// attention), en-fr-transformer, and en-zh (additive, English->Chinese).
+export const SHIPPED = ['en-fr', 'en-fr-dot', 'en-fr-guided', 'en-fr-noattn', 'en-fr-transformer', 'en-zh'];
 
 export function shippedModelOrFail(name = 'en-fr') {
   const file = path.join(ROOT, 'models', `${name}.safetensors`);

@@ -1,15 +1,18 @@
-// Example sentences, each chosen (on the shipped model) to show something about attention; why
+// Example sentences, each chosen (on the shipped en-fr, trained by translation alone) to show
+// something about attention, a miss included, since the page shows the model's own output; why
 // is the chip's tooltip, zh the same in Chinese (target words quoted).
 
 import { h } from '../ui/dom.js';
 
 export const EXAMPLES = [
-  { text: 'The black cat is sleeping.', why: 'the adjective moves after the noun: le chat noir', zh: '形容词移到名词之后：“le chat noir”' },
+  { text: 'I have a black cat.', why: 'the adjective moves after the noun: un chat noir', zh: '形容词移到名词之后：“un chat noir”' },
+  { text: 'The black cat is sleeping.', why: 'a miss: the additive model, trained by translation alone, drops noir here (the dot-product and the guided model keep it)',
+    zh: '一个错误：只靠翻译训练的加性模型在这里漏掉了“noir”（点积模型和有提示的模型保留了它）' },
   { text: 'I bought a red car.', why: 'the adjective moves after the noun: une voiture rouge', zh: '形容词移到名词之后：“une voiture rouge”' },
   { text: 'Where is my black umbrella?', why: 'a question, and the adjective moves after the noun', zh: '一个问句，形容词同样移到名词之后' },
   { text: 'I live in a small house.', why: 'an adjective that stays before the noun: une petite maison', zh: '形容词留在名词之前：“une petite maison”' },
   { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas', zh: '否定词分在动词两边：“ne … pas”' },
-  { text: 'Are you hungry?', why: 'a question whose words do not match one to one: as-tu faim ?', zh: '词与词无法一一对应的问句：“as-tu faim ?”' },
+  { text: 'Are you hungry?', why: 'a question whose words do not match one to one: avez-vous faim ?', zh: '词与词无法一一对应的问句：“avez-vous faim ?”' },
   { text: 'My name is Kowalski.', why: 'an unknown name, copied through attention from the source word it looks at', zh: '模型不认识的名字，通过注意力从它看向的源词照抄过来' },
   {
     text: 'When I was young, I walked to school with my brother every morning.',
@@ -49,8 +52,8 @@ export const COMPARE_EXAMPLES = [
   { text: "I don't know what to do.", why: 'the negation splits around the verb: ne … pas', zh: '否定词分在动词两边：“ne … pas”' },
   { text: 'Where is my black umbrella?', why: 'both write mon parapluie noir: compare where each looks for noir',
     zh: '两个模型都写出“mon parapluie noir”：比较它们写“noir”时各自看向哪里' },
-  { text: 'The black cat is sleeping.', why: 'the additive model writes dort, the dot-product one est en train de dormir: one English word, one or four French ones',
-    zh: '加性模型写“dort”，点积模型写“est en train de dormir”：一个英文词，对应一个或四个法语词' },
+  { text: 'The black cat is sleeping.', why: 'the dot-product model writes le chat noir, the additive one drops noir: where does each look after chat?',
+    zh: '点积模型写出“le chat noir”，加性模型漏掉了“noir”：写完“chat”之后，它们各自看向哪里？' },
   {
     text: 'When I was young, I walked to school with my brother every morning.',
     why: 'a long sentence: two diagonals, and the scoring cost grows with its length',

@@ -1,7 +1,9 @@
-// The pages' model menus (index.html's model, compare.html's a and b): the four models of the site's story (LINEAGE: no attention,
-// additive, scaled dot, the Transformer), and the model on show if it is another. Picking one
-// opens the page on it with the same sentence and language (a new load: each model is its own
-// download), so the link and the menu always agree.
+// The pages' model menus (index.html's model, compare.html's a and b): the models of the pair
+// on show (catalogue.js PAIRS: for English->French the site's story, no attention, additive,
+// scaled dot, the Transformer, with the additive model trained with an aligner's hint after the
+// two attention RNNs), and the model on show if it is another. Each says its kind, and a guided
+// model says so. Picking one opens the page on it with the same sentence and language (a new
+// load: each model is its own download), so the link and the menu always agree.
 //
 // The language pair choice (English→French, English→Chinese) sits before it: a pair is a set
 // of models (catalogue.js's PAIRS), so the model menu then lists that pair's models only, and
@@ -9,7 +11,7 @@
 // (compare.html: English→Chinese has one model, nothing to compare it with), said beside the
 // choice, not only in a tooltip, so a phone shows it too.
 
-import { LINEAGE, MODEL_KINDS as KIND, PAIRS, pairOf } from '../lib/catalogue.js';
+import { DEFAULT_MODEL, GUIDED_MODELS, MODEL_KINDS as KIND, PAIRS, pairOf } from '../lib/catalogue.js';
 import { h } from '../ui/dom.js';
 import { PAIR_STRINGS } from '../ui/pair-strings.js';
 import { TRANSFORMER_STRINGS } from '../ui/transformer-strings.js';
@@ -80,11 +82,18 @@ export class ModelMenu {
     const T = TRANSFORMER_STRINGS[lang];
     this.#pair?.setLang(lang);
     this.#label.textContent = this.#name(T);
-    const pair = pairOf(this.#current.name);
-    const models = pair ? PAIRS[pair].models : LINEAGE;
+    // A model of no pair (a URL, a test model) is listed after the default pair's models.
+    const models = PAIRS[pairOf(this.#current.name) ?? pairOf(DEFAULT_MODEL)].models;
     const names = models.includes(this.#current.name) ? models : [...models, this.#current.name];
     this.#select.replaceChildren(...names.map((name) =>
-      h('option', { value: name, text: KIND[name] ? `${name} · ${T.kinds[KIND[name]]}` : this.#current.label })));
+      h('option', { value: name, text: KIND[name] ? `${name} · ${kindText(name, T)}` : this.#current.label })));
     this.#select.value = this.#current.name;
   }
+}
+
+// A named model's kind in a menu: its attention, and for a model trained with an aligner's hint,
+// that too (two additive models sit in one menu).
+function kindText(name, T) {
+  const kind = T.kinds[KIND[name]];
+  return GUIDED_MODELS.includes(name) ? T.guidedKind(kind) : kind;
 }

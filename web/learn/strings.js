@@ -34,7 +34,7 @@ const en = {
     parts.push(`${f.frames} snapshots up to step ${int(f.lastStep)}`);
     return `${parts.join(', ')}.`;
   },
-  guidedNo: 'Trained by translation alone: no aligner, no guidance of its attention. It is not the translator’s shipped en-fr, whose second training stage had an aligner’s hint.',
+  guidedNo: 'Trained by translation alone: no aligner, no guidance of its attention. Whatever alignment you see, it found by itself.',
   guidedYes: (g) => `Its attention was guided by an aligner in training${g ? ` (weight ${g})` : ''}.`,
   initFrom: (c) => `It continued training from another run’s checkpoint (${c}).`,
   commandLabel: 'Made by',
@@ -96,7 +96,7 @@ const zh = {
     parts.push(`${f.frames} 个快照，直到第 ${int(f.lastStep)} 步`);
     return `${parts.join('，')}。`;
   },
-  guidedNo: '只靠翻译训练：没有对齐器，注意力没有任何引导。它不是翻译器所带的 en-fr；那个模型的第二阶段训练用了对齐器的提示。',
+  guidedNo: '只靠翻译训练：没有对齐器，注意力没有任何引导。你看到的对齐，都是它自己找到的。',
   guidedYes: (g) => `训练时它的注意力受到对齐器的引导${g ? `（权重 ${g}）` : ''}。`,
   initFrom: (c) => `它是从另一次训练的检查点（${c}）继续训练的。`,
   commandLabel: '生成命令',

@@ -10,6 +10,11 @@ export const MODELS = {
   'en-fr': { url: 'models/en-fr.safetensors', label: 'en-fr' },
   'en-fr-f32': { url: 'models/en-fr-f32.safetensors', label: 'en-fr (f32)' },
   'en-fr-dot': { url: 'models/en-fr-dot.safetensors', label: 'en-fr (scaled dot)' },
+  // en-fr and en-fr-dot learned their attention by translation alone; this additive model was
+  // also pulled in training towards an aligner's links (info().attentionGuidance 'ibm1-diag'),
+  // kept so that a student can set the two side by side (GUIDANCE_MODELS). Its label says so
+  // wherever a label is shown (status lines, the comparison's headings).
+  'en-fr-guided': { url: 'models/en-fr-guided.safetensors', label: 'en-fr-guided (aligner’s hint)' },
   'en-fr-noattn': { url: 'models/en-fr-noattn.safetensors', label: 'en-fr-noattn' },
   // English->Chinese (issue 28): the shipped RNN recipe with additive attention, on Tatoeba's
   // eng-cmn pairs; one token per ideograph (tokenizer spec 3, docs/tokenization.md).
@@ -33,22 +38,30 @@ export const PACKAGED_MODELS = ['en-fr', 'en-fr-dot', 'en-fr-noattn', 'en-zh'];
 // mode="bottleneck" (without attention, with it).
 export const COMPARE_MODELS = ['en-fr', 'en-fr-dot'];
 export const WHY_MODELS = ['en-fr-noattn', 'en-fr'];
+// compare.html's second ready-made pair (app/compare-presets.js): one additive model whose
+// attention learned by itself beside one trained with an aligner's hint.
+export const GUIDANCE_MODELS = ['en-fr', 'en-fr-guided'];
 // The site's story, in order: no attention, additive, scaled dot, the Transformer (why.html's
-// lineage strip, the model menus).
+// lineage strip; the model menus list PAIRS, below).
 export const LINEAGE = ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-transformer'];
 // The kind each of them stands for, before it is loaded (its info() says the same).
 export const LINEAGE_KINDS = { 'en-fr-noattn': 'none', 'en-fr': 'additive', 'en-fr-dot': 'scaled_dot', 'en-fr-transformer': 'transformer' };
+// The named models trained with an aligner's hint, so that the menus can say so before the
+// model is loaded (its info().attentionGuidance says the same).
+export const GUIDED_MODELS = ['en-fr-guided'];
 
 // The language pairs the pages offer (app/model-menu.js's pair choice): each one's target
 // language (the captions name it: ui/target-strings.js), its models in menu order and the one a
 // pick opens. English->Chinese has one model so far, so the comparison page, whose two models
-// must share a target language, cannot offer it (compare.js says so).
+// must share a target language, cannot offer it (compare.js says so). English->French's menu is
+// the story (LINEAGE) with the guided additive model after the two attention RNNs: a menu entry,
+// not a step of the story, so LINEAGE (why.html's strip) leaves it out.
 export const PAIRS = {
-  'en-fr': { target: 'fr', models: LINEAGE, open: DEFAULT_MODEL },
+  'en-fr': { target: 'fr', models: ['en-fr-noattn', 'en-fr', 'en-fr-dot', 'en-fr-guided', 'en-fr-transformer'], open: DEFAULT_MODEL },
   'en-zh': { target: 'zh', models: ['en-zh'], open: 'en-zh' },
 };
 // Every named model's kind, for the menus' labels before a model is loaded.
-export const MODEL_KINDS = { ...LINEAGE_KINDS, 'en-zh': 'additive' };
+export const MODEL_KINDS = { ...LINEAGE_KINDS, 'en-fr-guided': 'additive', 'en-zh': 'additive' };
 
 // -> the pair ('en-fr', 'en-zh') a catalogue name belongs to, or null for a URL or a test
 // model (whose target only its loaded info().tgtLang tells).

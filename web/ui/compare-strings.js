@@ -76,6 +76,21 @@ const en = {
     'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two models part most: of the rows where they look most at different words, the one whose weights differ most; while they look most at the same word in every row, the row whose weights differ most, and the callout says how they spread them.',
     'The bridge to the Transformer (Vaswani et al., 2017): keep the scaled dot product, drop the recurrent decoder, and apply the same score → softmax → mix by a sequence to itself. Every word then attends to every word of its own sentence: self-attention.',
   ],
+  // compare.html's ready-made pairs (app/compare-presets.js).
+  presetsLabel: 'Side by side',
+  presets: { kinds: 'Additive vs scaled dot', guidance: 'Learned by itself vs with an aligner’s hint' },
+  // Two RNNs with the same score whose attention learned differently (ui/compare-story.js): the
+  // page's title and tagline, and what you are seeing.
+  guidancePage: {
+    title: 'Attention learned by itself vs with an aligner’s hint',
+    tagline: 'One sentence, two translators with the same kind of score. One learned where to look from translating alone; the other was also pulled, in training, towards the English words a statistical aligner links to each French word. Both matrices fill in together, word by word.',
+  },
+  explainGuidance: [
+    'Both translators work the same way: a bidirectional RNN reads the English sentence into one annotation hⱼ per word, and for each French word the decoder scores every hⱼ with the same kind of score (its formula is under each matrix), turns the scores into weights with a softmax (one row of the matrix, summing to 1) and mixes the annotations with them. What differs is how their attention learned (their sizes are under each matrix).',
+    'The one that learned by itself was trained by translation alone: its training only rewarded the right French words. Nobody told it which English word a French word corresponds to, so whatever alignment its matrix shows, it found because it helped it translate. Such a model often puts weight on ⟨/s⟩, whose annotation sums up the sentence.',
+    'The one with an aligner’s hint was also pulled, in training, towards the links of a simple statistical aligner (IBM Model 1, run on the same training pairs, no human labels). Its rows are sharper, as the note under its entropy says; at translation time it computes in exactly the same way.',
+    'Low entropy means a sharp alignment (one word gets the weight); high entropy means the weight is spread. The row marked ◆ is where the two part most. A sharper matrix does not by itself make a better translation: compare the two translations as well as the two matrices.',
+  ],
   selfTitle: 'Self-attention, illustrated: the step between the two',
   selfNote:
     'An illustration of the mechanism, not part of the translator: the translator only attends from French words to English ones. Here one sentence attends to itself, each English token a query scoring every token of the same sentence; each row sums to 1. It is the step between RNN attention and the Transformer, whose encoder computes the real thing: put en-fr-transformer on one side to see it.',
@@ -154,6 +169,18 @@ const zh = {
     '唯一的区别是打分函数。Bahdanau 等人（2014）的加性打分对每个源词运行一个小网络：分别投影两个向量、相加、取 tanh，再用 v 加权求和。缩放点积则把解码器状态投影成查询向量（query），把每个表示投影成键向量（key），取二者的点积并除以 √A，使分数不随向量维度增大而变大。',
     '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两个模型分歧最大的地方：在两者最关注的词不同的各行中，权重差别最大的一行；如果每一行两者最关注的词都相同，就是权重差别最大的一行，说明文字会指出两者的权重分布有何不同。',
     '通往 Transformer（Vaswani 等，2017）的桥梁：保留缩放点积，去掉循环解码器，把同样的“打分 → softmax → 加权混合”用在一个序列自身上。于是句子中的每个词都关注同一句中的每个词：这就是自注意力。',
+  ],
+  presetsLabel: '并排对比',
+  presets: { kinds: '加性与缩放点积', guidance: '自己学会的与借助对齐器提示的' },
+  guidancePage: {
+    title: '自己学会的注意力与借助对齐器提示的注意力',
+    tagline: '同一个句子，两个打分方式相同的翻译器。一个只靠翻译学会往哪里看；另一个在训练时还被拉向统计对齐器为每个法语词连上的英文词。两个矩阵同步地逐词填充。',
+  },
+  explainGuidance: [
+    '两个翻译器的工作方式相同：双向 RNN 把英文句子读成每个词一个表示 hⱼ；对每个法语词，解码器用同一种打分函数（公式见各矩阵下方）给每个 hⱼ 打分，经 softmax 变成权重（矩阵中的一行，和为 1），再按这些权重把各个表示加权混合。不同的是它们的注意力是怎样学到的（两者的尺寸见各矩阵下方）。',
+    '自己学会的那个只靠翻译训练：训练只奖励正确的法语词。没有人告诉它哪个英文词对应哪个法语词，所以它的矩阵里无论出现怎样的对齐，都是它因为对翻译有用而自己找到的。这样的模型常常把权重放在 ⟨/s⟩ 上：那里的表示是整句的概括。',
+    '借助对齐器提示的那个在训练时还被拉向一个简单的统计对齐器给出的连接（IBM 模型 1，在同样的训练句对上运行，没有人工标注）。它的行更集中，它的熵下方的说明也这样说；翻译时的计算方式完全相同。',
+    '熵低表示对齐很集中（权重落在一个词上）；熵高表示权重分散。标有 ◆ 的一行是两个模型分歧最大的地方。更集中的矩阵本身并不意味着更好的译文：请同时比较两个译文和两个矩阵。',
   ],
   selfTitle: '自注意力示意：两者之间的一步',
   selfNote:

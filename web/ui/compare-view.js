@@ -18,6 +18,7 @@ import { gradientCss } from './colormap.js';
 import { fmt, h, tokenLabel } from './dom.js';
 import { differingRow, meanEntropyBits } from './attention-stats.js';
 import { ModelFacts } from './compare-facts.js';
+import { compareStory } from './compare-story.js';
 import { COMPARE_STRINGS } from './compare-strings.js';
 import { EncoderAttention } from './encoder-attention.js';
 import { HeadPicker } from './head-picker.js';
@@ -26,7 +27,7 @@ import { SIDES } from './lockstep.js';
 import { AttentionMatrix } from './matrix.js';
 import { PairView } from './pair-sides.js';
 import { STRINGS } from './strings.js';
-import { TRANSFORMER_STRINGS, kindOf } from './transformer-strings.js';
+import { TRANSFORMER_STRINGS } from './transformer-strings.js';
 
 export class CompareView extends PairView {
   #lang = 'en';
@@ -209,12 +210,13 @@ export class CompareView extends PairView {
     this.#renderSelf();
   }
 
-  // What you are seeing: the two RNNs' story, or, with a Transformer on a side, how it differs.
+  // What you are seeing: the two RNNs' story, or how the pair on show differs from it (a
+  // Transformer on a side; attention learned by itself beside one with an aligner's hint).
   #renderExplain() {
-    const tf = SIDES.some((side) => isTransformer(this.#side[side]?.model?.info));
-    const paragraphs = tf ? TRANSFORMER_STRINGS[this.#lang].compareExplain : this.#C.explain;
+    const story = compareStory(SIDES.map((side) => this.#side[side]?.model?.info));
+    const paragraphs = { transformer: TRANSFORMER_STRINGS[this.#lang].compareExplain, guidance: this.#C.explainGuidance }[story] ?? this.#C.explain;
     this.#el.explain.replaceChildren(...paragraphs.map((text) => h('p', { text })));
-    this.#el.explain.dataset.story = tf ? 'transformer' : 'rnn';
+    this.#el.explain.dataset.story = story;
   }
 
   render() {
@@ -267,10 +269,9 @@ export class CompareView extends PairView {
       for (const k of ['row', 'tv', 'peaks']) delete e.tv.dataset[k];
       return;
     }
-    const sameKind = kindOf(a.model?.info) === kindOf(b.model?.info);
     const column = (s, j) => tokenLabel(s.columns[j] ?? '');
     const describe = (s, r, k) => ({
-      who: sameKind || !s.model ? this.#S.modelLabel(s.model?.label ?? '') : C.who[kindOf(s.model.info)] ?? this.#S.modelLabel(s.model.label),
+      who: this.pair.who(SIDES[k], C, this.#S),
       word: tokenLabel(r.word),
       peak: column(s, best.peaks[k]),
       atPeak: fmt(r.weights[best.peaks[k]], 2),

@@ -130,10 +130,20 @@ export class PairSides {
       const s = this.#sides[side];
       if (!s.model || !s.columns.length) continue;
       const ended = p.finished && p.position >= p.steps.filter((st) => st[side]).length - 1;
-      parts.push(W.sideWords(W.who[kindOf(s.model.info)] ?? s.model.label, Number(s.el.dataset.rows), ended));
+      parts.push(W.sideWords(this.who(side, W, S), Number(s.el.dataset.rows), ended));
     }
     if (!p.finished && n > 0) parts.push(S.decoding);
     this.bar.render(S, parts.join(' · '));
+  }
+
+  // How the view's words W name a side's model: by its kind ("the additive model"), or by its
+  // label (S.modelLabel) where the two sides are of one kind, which the kind would not tell
+  // apart (en-fr beside en-fr-guided).
+  who(side, W, S) {
+    const s = this.#sides[side];
+    if (!s.model) return '';
+    const [a, b] = SIDES.map((x) => kindOf(this.#sides[x].model?.info));
+    return (a !== b && W.who[kindOf(s.model.info)]) || S.modelLabel(s.model.label);
   }
 
   // The view root's hooks: where the player is.

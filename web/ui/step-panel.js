@@ -92,9 +92,10 @@ export class StepPanel {
       grid.append(section(1, S.stepTitles[0], tf ? S.captionScoreTransformer : captions[scoring] ?? captions.additive,
         scoreBars(columns, step.e), 'scores'));
     }
-    // How these weights were learned, where training did more than translate (info().attentionGuidance).
-    let weightsCaption = tf ? S.captionWeightsTransformer
-      : guidance === 'ibm1-diag' ? `${S.captionWeights} ${S.captionWeightsGuided}` : S.captionWeights;
+    // How these weights were learned (info().attentionGuidance): with an aligner's hint, or by
+    // translation alone. Either way, so that a student comparing two models knows which is which.
+    const learned = { 'ibm1-diag': S.captionWeightsGuided, none: S.captionWeightsAlone }[guidance];
+    let weightsCaption = tf ? S.captionWeightsTransformer : learned ? `${S.captionWeights} ${learned}` : S.captionWeights;
     const editable = Boolean(view.editable && this.#onEdit) && !beam && !isEnd;
     if (step.edited) weightsCaption = S.captionWeightsEdited;
     else if (editable) weightsCaption += ` ${S.captionWeightsEdit}`;

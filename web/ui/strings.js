@@ -106,6 +106,9 @@ const en = {
   // A model trained with scripts/train --guided-alignment (info().attentionGuidance 'ibm1-diag').
   captionWeightsGuided:
     'How this model learned them: besides translating, its training pulled each French word’s weights towards the English words that a simple statistical aligner (IBM Model 1, run on the same training pairs, no human labels) links it to. That makes the rows sharper than attention learns alone; the computation here is the same.',
+  // Its counterpart for an RNN whose attention was trained by translation alone ('none').
+  captionWeightsAlone:
+    'How this model learned them: from translating alone. Nobody told it which English word a French word corresponds to; its training only rewarded the right French words, and these weights are what it found useful for writing them.',
   captionMix:
     'The context vector is the weighted average of the encoder’s annotations: cᵢ = Σⱼ αⱼ hⱼ. The bar shows each word’s share of the mix; the strip shows the numbers of cᵢ (purple negative, orange positive).',
   captionGenerate:
@@ -210,6 +213,7 @@ const ZH_REASONS = {
 const ZH_MODEL_LABELS = {
   'en-fr (f32)': 'en-fr（f32）',
   'en-fr (scaled dot)': 'en-fr（缩放点积）',
+  'en-fr-guided (aligner’s hint)': 'en-fr-guided（借助对齐器的提示）',
   'tiny test model (random weights)': '微型测试模型（随机权重）',
   'tiny test model, int8 (random weights)': '微型测试模型，int8（随机权重）',
   'tiny scaled-dot test model (random weights)': '微型缩放点积测试模型（随机权重）',
@@ -312,6 +316,8 @@ const zh = {
     'softmax 把分数变成权重：每个权重都为正，总和为 1，即 αⱼ = exp(eⱼ) / Σₖ exp(eₖ)。这组权重就是矩阵中新增的那一行。',
   captionWeightsGuided:
     '这个模型是怎样学到这些权重的：训练时除了翻译，还把每个法语词的权重拉向一个简单的统计对齐器（IBM 模型 1，在同样的训练句对上运行，没有人工标注）为它连上的英文词。这样得到的行比注意力单独学到的更集中；这里的计算方式不变。',
+  captionWeightsAlone:
+    '这个模型是怎样学到这些权重的：只靠翻译。没有人告诉它哪个英文词对应哪个法语词；训练只奖励正确的法语词，这些权重是它自己发现对写出这些词有用的。',
   captionMix:
     '上下文向量是编码器各位置表示的加权平均：cᵢ = Σⱼ αⱼ hⱼ。色条显示每个词在其中所占的份额；色带显示 cᵢ 的各个分量（紫色为负，橙色为正）。',
   captionGenerate:

@@ -15,6 +15,8 @@ const en = {
   sidePick: (side) => `Model ${side.toUpperCase()}`,
   // The lineage's kinds, by ui/transformer-strings.js's kindOf (model menus, lineage strip).
   kinds: { none: 'no attention', additive: 'additive attention', scaled_dot: 'scaled dot-product attention', transformer: 'Transformer' },
+  // A model menu's kind for a model trained with an aligner's hint (catalogue.js GUIDED_MODELS).
+  guidedKind: (kind) => `${kind}, with an aligner’s hint`,
   // info(): {encLayers, decLayers, heads, dModel}
   kindLine: (i) => `Transformer: ${i.encLayers} encoder and ${i.decLayers} decoder layers, ${i.heads} heads, d_model ${i.dModel}`,
   pickCross: 'Cross-attention shown',
@@ -75,6 +77,7 @@ const zh = {
   modelPick: '模型',
   sidePick: (side) => `模型 ${side.toUpperCase()}`,
   kinds: { none: '无注意力', additive: '加性注意力', scaled_dot: '缩放点积注意力', transformer: 'Transformer' },
+  guidedKind: (kind) => `${kind}，借助对齐器的提示`,
   kindLine: (i) => `Transformer：编码器 ${i.encLayers} 层、解码器 ${i.decLayers} 层，${i.heads} 个头，d_model ${i.dModel}`,
   pickCross: '显示的交叉注意力',
   pickEncoder: '显示的编码器自注意力',

@@ -3,9 +3,9 @@
 // change to it redoes. The element observes exactly these names, and reads values only here.
 //
 // All are optional:
-//   model     a name (en-fr, en-fr-f32, en-fr-dot, en-fr-noattn, en-fr-transformer, tiny; en-zh:
-//             English->Chinese, whose captions then name Chinese) or the URL of a .safetensors
-//             file (default en-fr); any catalogue name is valid (widget/engines.js)
+//   model     a name (en-fr, en-fr-f32, en-fr-dot, en-fr-guided, en-fr-noattn, en-fr-transformer,
+//             tiny; en-zh: English->Chinese, whose captions then name Chinese) or the URL of a
+//             .safetensors file (default en-fr); any catalogue name is valid (widget/engines.js)
 //   text      the English sentence                    autoplay  play the words one by one
 //   speed     words per second: 1, 2, 4, 10 or instant step      freeze at word N (from 0)
 //   controls  none | minimal | full (default minimal) panel     show the four-step panel
@@ -49,7 +49,7 @@ import { readLayout } from './layout.js';
 import { PAIR_MODES } from './pair-modes.js';
 import { readTheme } from './theme.js';
 
-export const DEFAULT_TEXT = 'The black cat is sleeping.';
+export const DEFAULT_TEXT = 'I have a black cat.'; // right from both default models, the flip in view
 export const EFFECTS = ['layout', 'theme', 'speed', 'heads', 'step', 'edit', 'load'];
 
 const int = (lo, hi) => (value) => {
