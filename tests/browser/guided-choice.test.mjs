@@ -10,7 +10,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
-import { ROOT, sharedBrowser, waitDone, waitReady } from './helpers.mjs';
+import { ROOT, sharedBrowser, waitDone, waitReady, widgetRun } from './helpers.mjs';
 
 const SENTENCE = 'I have a black cat.';
 const T = { timeout: 180_000 };
@@ -97,13 +97,8 @@ test('the widget takes model="en-fr-guided", and its step panel says how it lear
   const page = await browser.newPage();
   await page.goto(`${browser.url}test-pages/compare.html`);
   await page.waitForFunction(() => customElements.get('attention-translator'));
-  const run = (model) => page.evaluate((attrs) => new Promise((resolve) => {
-    const el = document.createElement('attention-translator');
-    el.addEventListener('done', () => resolve({ state: el.state, caption: el.shadowRoot.querySelector('[data-role="weights"] .bl-step-caption')?.textContent }));
-    el.addEventListener('error', (e) => resolve({ error: e.detail.message }));
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    document.getElementById('host').replaceChildren(el);
-  }), { model, text: SENTENCE, panel: '', speed: 'instant' });
+  const run = (model) => widgetRun(page, { model, text: SENTENCE, panel: '', speed: 'instant' },
+    { caption: '[data-role="weights"] .bl-step-caption' });
   const guided = await run('en-fr-guided');
   assert.equal(guided.state, 'done', guided.error);
   assert.match(guided.caption, /statistical aligner \(IBM Model 1/);

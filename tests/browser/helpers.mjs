@@ -194,6 +194,22 @@ export const COMPARE_FILES = {
 };
 export const COMPARE_NAMES = { a: process.env.BL_COMPARE_A ?? 'en-fr', b: process.env.BL_COMPARE_B ?? 'en-fr-dot' };
 
+// On a widget host page (tests/browser/pages/compare.html's #host): one run of a widget with the
+// given attributes -> {state, events (its step events), and for each name of reads the text of
+// that selector in its shadow root}, or {error} where the widget reported one.
+export async function widgetRun(page, attrs, reads = {}) {
+  return page.evaluate(([attrs, reads]) => new Promise((resolve) => {
+    const el = document.createElement('attention-translator');
+    const events = [];
+    el.addEventListener('step', (e) => events.push(e.detail));
+    el.addEventListener('done', () => resolve({ events, state: el.state, ...Object.fromEntries(
+      Object.entries(reads).map(([name, selector]) => [name, el.shadowRoot.querySelector(selector)?.textContent])) }));
+    el.addEventListener('error', (e) => resolve({ error: e.detail.message }));
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    document.getElementById('host').replaceChildren(el);
+  }), [attrs, reads]);
+}
+
 // axe-core's violations on the page as it is now, shadow roots included, one line each (axe
 // is loaded into the page on first use).
 export async function axeViolations(page) {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
-import { ROOT, artifact, axeViolations, launch } from './helpers.mjs';
+import { ROOT, artifact, axeViolations, launch, widgetRun } from './helpers.mjs';
 
 const REAL = path.join(ROOT, 'models', 'en-fr-transformer.safetensors');
 const TINY = path.join(ROOT, 'tests', 'fixtures', 'tiny-transformer-f32.safetensors');
@@ -200,7 +200,7 @@ test('the widget: model, layer and head; the step event carries the picked row; 
   const info = ref.info();
   const layer = info.decLayers;
   const head = Math.min(3, info.heads);
-  const run = (attrs) => widgetRun(page, attrs);
+  const run = (attrs) => widgetRunNote(page, attrs);
   const steps = [];
   for await (const st of ref.steps(TEXT)) steps.push(st);
   const good = await run({ model: MODEL.name, text: TEXT, layer: String(layer), head: String(head) });
@@ -281,24 +281,14 @@ test('the widget\'s mode="compare" with the Transformer as model-b: its picker, 
 });
 
 // The widget host page: a run of one widget with the given attributes -> its events and note.
-async function widgetRun(page, attrs) {
-  return page.evaluate((attrs) => new Promise((resolve) => {
-    const el = document.createElement('attention-translator');
-    const events = [];
-    el.addEventListener('step', (e) => events.push(e.detail));
-    el.addEventListener('done', () => resolve({ events, note: el.shadowRoot.querySelector('[data-role="heads-note"]').textContent, state: el.state }));
-    el.addEventListener('error', (e) => resolve({ error: e.detail.message }));
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    document.getElementById('host').replaceChildren(el);
-  }), attrs);
-}
+const widgetRunNote = (page, attrs) => widgetRun(page, attrs, { note: '[data-role="heads-note"]' });
 
 // These need no Transformer engine.
 test('the widget on an RNN model: layer and head are ignored, with a note; the rows stay its own', T, async () => {
   const page = await browser.newPage();
   await page.goto(`${browser.url}test-pages/compare.html`);
   await page.waitForFunction(() => customElements.get('attention-translator'));
-  const r = await widgetRun(page, { model: 'tiny', text: TEXT, layer: '2', head: '<b>x</b>' });
+  const r = await widgetRunNote(page, { model: 'tiny', text: TEXT, layer: '2', head: '<b>x</b>' });
   assert.equal(r.state, 'done');
   assert.match(r.note, /apply to a Transformer model/);
   const tiny = await createTranslator({ model: path.join(ROOT, 'tests', 'fixtures', 'tiny-additive-f32.safetensors') });
@@ -307,7 +297,7 @@ test('the widget on an RNN model: layer and head are ignored, with a note; the r
   tiny.dispose();
   assert.ok(r.events.length > 0);
   for (const e of r.events) assert.deepEqual(e.weights, Array.from(steps[e.index].alpha), `step ${e.index}`);
-  const plain = await widgetRun(page, { model: 'tiny', text: TEXT });
+  const plain = await widgetRunNote(page, { model: 'tiny', text: TEXT });
   assert.equal(plain.note, '', 'no note without the attributes');
   assert.deepEqual(page.problems, []);
   await page.close();
