@@ -108,13 +108,19 @@ class Bahdanau(nn.Module):
             s = self.decoder(torch.cat([self.drop(y_emb), c], dim=1), s_prev)
         return e, alpha, c, s, y_emb
 
-    def logits(self, s, c, y_emb):
+    def readout_t(self, s, c, y_emb):
+        """t_i, the readout that the tied vocabulary projection multiplies (dropout applied)."""
         u = self.readout(torch.cat([s, c, y_emb], dim=-1))
         t = u.view(*u.shape[:-1], -1, self.cfg["maxout"]).max(dim=-1).values  # maxout pairs
-        return self.drop(t) @ self.tgt_emb.weight.t() + self.out_b
+        return self.drop(t)
+
+    def logits(self, s, c, y_emb):
+        return self.readout_t(s, c, y_emb) @ self.tgt_emb.weight.t() + self.out_b
 
     # --- teacher-forced training pass --------------------------------------------------------
-    def forward(self, src, src_len, tgt_in, return_alpha=False):
+    def forward(self, src, src_len, tgt_in, return_alpha=False, project=True):
+        """Logits [B, T, V] (and alpha with return_alpha). project=False returns the readout t
+        [B, T, E] instead, for a loss that does the projection itself (fused_ce.py)."""
         h, keys, s = self.encode(src, src_len)
         mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
         states, contexts, embs, alphas = [], [], [], []
@@ -125,8 +131,8 @@ class Bahdanau(nn.Module):
             embs.append(y_emb)
             alphas.append(alpha)
         # The readout and the vocabulary projection need no recurrence: batch them over time.
-        logits = self.logits(torch.stack(states, 1), torch.stack(contexts, 1),
-                             torch.stack(embs, 1))
+        out = self.logits if project else self.readout_t
+        logits = out(torch.stack(states, 1), torch.stack(contexts, 1), torch.stack(embs, 1))
         return (logits, torch.stack(alphas, 1)) if return_alpha else logits  # no attention: (B, T, 0)
 
     def num_params(self):

@@ -3,7 +3,8 @@
 --bf16 runs the forward and backward passes under torch.autocast('cpu', dtype=torch.bfloat16):
 the matrix products (linear, matmul, the GRU cells' gate products) run in bfloat16 on AMX /
 AVX-512 bf16 through oneDNN, while the master weights, Adam's state, the softmax and the loss
-stay float32 (autocast's CPU policy). Exported weights are float32, as before.
+stay float32 (autocast's CPU policy). Exported weights are float32, as before. The tied output
+layer and the loss run fused, row chunk by row chunk (fused_ce.py; models/README.md measures it).
 
 --guided-alignment W adds W * -log(attention mass on the words an unsupervised aligner links;
 scripts/nmt/ibm.py) to the loss, and --init starts a second stage from a trained checkpoint: the
@@ -20,7 +21,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import checkpoints, corpus, data, ibm, init_encoder, joined, numbers, unpunctuated
+from . import checkpoints, corpus, data, fused_ce, ibm, init_encoder, joined, numbers, unpunctuated
 from .checkpoints import Checkpoints
 from . import transformer
 from .model import Bahdanau, default_config
@@ -78,14 +79,21 @@ def guide_loss(alpha, g):
     return -torch.log(mass[linked].clamp_min(1e-6)).mean() if linked.any() else alpha.sum() * 0
 
 
-def loss_of(model, batch, smoothing=0.0, bf16=False, guided=0.0):
-    """Cross-entropy of the next word; with guided > 0, plus guided times guide_loss."""
+def loss_of(model, batch, smoothing=0.0, bf16=False, guided=0.0, fused=True):
+    """Cross-entropy of the next word; with guided > 0, plus guided times guide_loss.
+    fused: the tied output layer and the loss in one pass per row chunk (fused_ce.py: the same
+    loss, without the [tokens, V] logits in memory); False: PyTorch's logits and
+    F.cross_entropy (scripts/train-speed times the two)."""
     src, src_len, tin, tout = collate(batch)
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-        out = model(src, src_len, tin, return_alpha=guided > 0)
+        out = model(src, src_len, tin, return_alpha=guided > 0, project=not fused)
     logits, alpha = out if guided > 0 else (out, None)
-    ce = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
-                         ignore_index=data.PAD, label_smoothing=smoothing)
+    if fused:
+        ce = fused_ce.linear_smoothed_ce(logits.reshape(-1, logits.size(-1)), model.tgt_emb.weight,
+                                         model.out_b, tout.reshape(-1), smoothing, data.PAD)
+    else:
+        ce = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
+                             ignore_index=data.PAD, label_smoothing=smoothing)
     if guided > 0:
         return ce + guided * guide_loss(alpha, guide_of(batch, src.size(1), tout.size(1)))
     return ce

@@ -5,7 +5,9 @@ target position after another, while the Transformer computes every position of 
 one pass (teacher forcing). Each timed step is a full forward, backward and Adam update, under
 the same precision (--bf16) and thread count; the two models alternate batch by batch, so a
 busy machine slows both alike. Reports medians: target tokens per second, seconds per step,
-and the time an epoch would take at that rate.
+and the time an epoch would take at that rate. Both train with the fused output layer and loss
+(fused_ce.py), as scripts/train does; --unfused adds each model with PyTorch's own, in the same
+rotation, to time what the fusion saves.
 
   scripts/train-speed --steps 30 --bf16 --threads 1
 """
@@ -39,6 +41,10 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--joined", type=float, default=0.1)
     ap.add_argument("--transformer", default="{}", help="JSON overrides of the Transformer config")
+    ap.add_argument("--unfused", action="store_true",
+                    help="also time each model with PyTorch's own output layer and loss "
+                         "(logits, then F.cross_entropy) instead of scripts/nmt/fused_ce.py's, "
+                         "on the same batches: rows 'rnn, unfused' and 'transformer, unfused'")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", metavar="JSON", help="also write the result here (the page reads "
                     "web/data/train-speed.json)")
@@ -56,19 +62,20 @@ def main(argv=None):
                                set(corp["tgt_names"]))
     order = batches(train, args.batch, random.Random(args.seed))
     per_epoch = math.ceil(len(train) / args.batch)
-    models = {}
+    models = {}  # name -> (model, optimizer, fused loss)
     for name, cfg in cfgs.items():
-        torch.manual_seed(args.seed)
-        m = build_model(dict(cfg, src_vocab=len(corp["src_itos"]), tgt_vocab=len(corp["tgt_itos"])))
-        models[name] = (m, torch.optim.Adam(m.parameters(), lr=1e-4))
+        for fused in (True, False) if args.unfused else (True,):
+            torch.manual_seed(args.seed)
+            m = build_model(dict(cfg, src_vocab=len(corp["src_itos"]), tgt_vocab=len(corp["tgt_itos"])))
+            models[name if fused else f"{name}, unfused"] = (m, torch.optim.Adam(m.parameters(), lr=1e-4), fused)
     secs = {name: [] for name in models}
     tokens = {name: [] for name in models}
     for i in range(args.warm + args.steps):
         batch = order[i % len(order)]
         ntok = sum(len(x.tgt_ids) + 1 for x in batch)
-        for name, (m, opt) in models.items():
+        for name, (m, opt, fused) in models.items():
             t0 = time.perf_counter()
-            loss = loss_of(m, batch, 0.1, args.bf16)
+            loss = loss_of(m, batch, 0.1, args.bf16, fused=fused)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -78,7 +85,7 @@ def main(argv=None):
                 tokens[name].append(ntok / dt)
     out = {"steps": args.steps, "batch": args.batch, "bf16": args.bf16, "threads": args.threads,
            "batches_per_epoch": per_epoch, "models": {}}
-    for name, (m, _) in models.items():
+    for name, (m, _, _) in models.items():
         med = statistics.median(secs[name])
         out["models"][name] = {"params": m.num_params(),
                                "target_tokens_per_s": round(statistics.median(tokens[name])),
@@ -86,6 +93,10 @@ def main(argv=None):
                                "epoch_minutes": round(med * per_epoch / 60, 1)}
     r, t = out["models"]["rnn"], out["models"]["transformer"]
     out["transformer_vs_rnn_tokens_per_s"] = round(t["target_tokens_per_s"] / r["target_tokens_per_s"], 2)
+    if args.unfused:
+        out["fused_vs_unfused_s_per_step"] = {
+            n: round(out["models"][f"{n}, unfused"]["s_per_step"] / out["models"][n]["s_per_step"], 2)
+            for n in cfgs}
     out["command"] = "scripts/train-speed " + " ".join(argv if argv is not None else sys.argv[1:])
     out["machine"] = f"{os.cpu_count()} cores ({platform.processor() or platform.machine()})"
     print(json.dumps(out, indent=1))

@@ -153,13 +153,19 @@ class Transformer(nn.Module):
             cross.append((e, alpha))
         return self.dec_ln(y), cross
 
-    def logits_of(self, z):
-        return self.drop(self.out_proj(z)) @ self.tgt_emb.weight.t() + self.out_b
+    def readout_t(self, z):
+        """What the tied vocabulary projection multiplies (dropout applied)."""
+        return self.drop(self.out_proj(z))
 
-    def forward(self, src, src_len, tgt_in, return_alpha=False):
+    def logits_of(self, z):
+        return self.readout_t(z) @ self.tgt_emb.weight.t() + self.out_b
+
+    def forward(self, src, src_len, tgt_in, return_alpha=False, project=True):
+        """Logits (and the cross-attention with return_alpha); project=False returns
+        readout_t instead, for a loss that does the projection itself (fused_ce.py)."""
         mem, mask, _ = self.encode_all(src, src_len)
         z, cross = self.decode_all(tgt_in, mem, mask)
-        logits = self.logits_of(z)
+        logits = self.logits_of(z) if project else self.readout_t(z)
         if return_alpha:  # the last layer's cross-attention, mean over heads: (B, T, S)
             return logits, cross[-1][1].mean(dim=1)
         return logits
