@@ -21,7 +21,7 @@ import statistics
 
 import torch
 
-from . import alignment, attention_edit, data, export
+from . import alignment, attention_edit, corpus, data, export
 from .search import Translator, topk
 
 MODELS = ["en-fr", "en-fr-dot", "en-fr-noattn", "en-fr-transformer"]
@@ -143,11 +143,14 @@ def main(argv=None):
     for path in args.model:
         model, meta = export.load_model(path)
         name = os.path.basename(path).replace(".safetensors", "")
+        # the file measured: tests/node/recorded-data.test.mjs fails when models/ holds another
+        sha = corpus.file_sha256(path)
         if meta["cfg"]["scoring"] == "none":
-            doc["models"].append({"model": name, "reason": "no attention: every step reads the "
-                                  "same fixed vector c, so there is no weight to move"})
+            doc["models"].append({"model": name, "sha256": sha, "reason": "no attention: every "
+                                  "step reads the same fixed vector c, so there is no weight to move"})
             continue
-        doc["models"].append({"model": name, "rows": measure(Translator(model, meta), gold)})
+        doc["models"].append({"model": name, "sha256": sha,
+                              "rows": measure(Translator(model, meta), gold)})
         print(json.dumps(doc["models"][-1]), flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
