@@ -6,8 +6,9 @@ Why: with the vocabulary projection tied to 16,000 French words, the logits of a
 log_softmax, nll and the smoothing term, then their gradients added) makes about twenty passes
 over that tensor in main memory. On one core with AMX, those passes took longer than the
 products themselves (torch.profiler, run K's batches). Here each chunk of rows is projected,
-normalised and differentiated while it is in cache, and the backward pass projects it again
-instead of keeping the logits: one more product, no [tokens, V] tensor kept between the passes.
+normalised and differentiated before the next one (a chunk's passes touch 32 MB at most, not the
+whole batch's logits), and the backward pass projects it again instead of keeping the logits:
+one more product, no [tokens, V] tensor kept between the passes. CPU only, as training is.
 
 The loss is F.cross_entropy(t @ W^T + b, target, ignore_index, label_smoothing=eps), the mean
 over the rows that are not ignored of
@@ -80,6 +81,8 @@ class _LinearSmoothedCE(torch.autograd.Function):
 def linear_smoothed_ce(t, weight, bias, target, eps=0.0, ignore_index=-100):
     """Mean label-smoothed cross-entropy of the logits t @ weight^T + bias against target.
     t: [rows, E] (f32 or bf16), weight: [V, E], bias: [V], target: [rows] (long)."""
+    if t.device.type != "cpu":
+        raise ValueError(f"linear_smoothed_ce runs on the CPU, not {t.device}")
     if t.dim() != 2 or target.shape != t.shape[:1]:
         raise ValueError(f"t must be [rows, E] and target [rows], not {tuple(t.shape)} and "
                          f"{tuple(target.shape)}")

@@ -42,7 +42,9 @@ def pairs(rng, count, vs, vt):
 
 def loss_of(model, batch, smoothing=0.0):
     items = [data.Pair("", "", [], [], p["src"], p["tgt"]) for p in batch]
-    return train.loss_of(model, items, smoothing)
+    # PyTorch's own logits and F.cross_entropy, not the training script's fused loss: this is
+    # the independent reference the C++ trainer is held to.
+    return train.loss_of(model, items, smoothing, fused=False)
 
 
 def grads_of(model):

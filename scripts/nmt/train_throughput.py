@@ -147,7 +147,7 @@ def main(argv=None):
         for _ in range(n):
             batch = sampler.next()
             t0 = time.perf_counter()
-            loss = loss_of(model, batch)
+            loss = loss_of(model, batch, fused=False)  # PyTorch's own output layer and loss
             opt.zero_grad()
             loss.backward()
             if args.clip > 0:
