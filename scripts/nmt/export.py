@@ -1,10 +1,10 @@
-"""PyTorch model <-> bahdanau-live safetensors file (docs/model-format.md), f32 and int8."""
+"""PyTorch model <-> bahdanau-live safetensors file (docs/model-format.md): f32, int8 and q4."""
 import json
 
 import numpy as np
 import torch
 
-from . import export_transformer, safetensors_io, tokenizer
+from . import export_transformer, q4, safetensors_io, tokenizer
 from .model import Bahdanau
 
 FORMAT = "bahdanau-live"
@@ -81,12 +81,14 @@ def quantize_rows(w):
 
 
 def dequantize(tensors):
-    """int8 file tensors -> f32 tensors, exactly as the core sees them (q * scale in f32)."""
+    """int8 or q4 file tensors -> f32 tensors, exactly as the core sees them (q * scale in f32)."""
     out = {}
     for name, arr in tensors.items():
         if name.endswith(".scale"):
             continue
-        if arr.dtype == np.int8:
+        if arr.dtype == np.uint8:
+            out[name] = q4.dequantize(arr, tensors[name + ".scale"])
+        elif arr.dtype == np.int8:
             out[name] = arr.astype(np.float32) * tensors[name + ".scale"][:, None]
         else:
             out[name] = arr
@@ -116,17 +118,27 @@ def metadata(cfg, meta, dtype, extra=None):
     return md
 
 
+def quantize(t, dtype):
+    """f32 file tensors -> the tensors of a file of dtype (f32, int8 or q4)."""
+    if dtype == "f32":
+        return dict(t)
+    q = {}
+    for name, arr in t.items():
+        if arr.ndim != 2:
+            q[name] = arr
+        elif dtype == "int8":
+            q[name], q[name + ".scale"] = quantize_rows(arr)
+        elif dtype == "q4":
+            codes, q[name + ".scale"] = q4.quantize(arr)
+            q[name] = q4.pack(codes)
+        else:
+            raise ValueError(f"unknown dtype {dtype!r}")
+    return q
+
+
 def save_model(path, model, meta, dtype="f32", extra=None):
-    t = to_tensors(model)
-    if dtype == "int8":
-        q = {}
-        for name, arr in t.items():
-            if arr.ndim == 2:
-                q[name], q[name + ".scale"] = quantize_rows(arr)
-            else:
-                q[name] = arr
-        t = q
-    safetensors_io.save(path, t, metadata(model.cfg, meta, dtype, extra))
+    safetensors_io.save(path, quantize(to_tensors(model), dtype),
+                        metadata(model.cfg, meta, dtype, extra))
 
 
 def load_model(path):
@@ -140,3 +152,18 @@ def load_model(path):
             # the reference (search.Translator)
             "tokenizer_version": int(md["tokenizer_version"])}
     return from_tensors(dequantize(t), cfg), meta
+
+
+def convert_file(src, out, dtype, note=None):
+    """A model file re-written in another dtype: its weights as the engine sees them (int8 or q4
+    dequantized), quantized again; the metadata kept, with the dtype changed and, in the
+    training record, where the weights came from (note)."""
+    t, md = safetensors_io.load(src)
+    cfg = json.loads(md["config"])
+    cfg["dtype"] = dtype
+    md = dict(md, config=json.dumps(cfg))
+    if note:
+        rec = json.loads(md["training"]) if "training" in md else {}
+        rec["converted"] = note
+        md["training"] = json.dumps(rec)
+    safetensors_io.save(out, quantize(dequantize(t), dtype), md)

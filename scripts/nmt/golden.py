@@ -5,6 +5,10 @@
            forced decoding of a given French target: every row, its probability and top-5;
            "-cgru" models score with the conditional GRU's query; "none" models have no
            attention: empty e and alpha, the same c at every step)
+  tiny q4:  tests/fixtures/tiny16-{additive-cgru,scaled_dot,none-cgru}-q4.safetensors + .json
+           (the same cases on 4-bit weights, dequantized as stored; 16 wide, since q4 groups 16
+           columns. No Transformer: its products are the same matvec and matmat, and its
+           fixture would be 3 MB)
   tiny Transformers: tests/fixtures/tiny-transformer-{f32,int8}.safetensors + .json (the same
            cases; each step also has "cross": every decoder layer's cross-attention per head,
            and each case "encoder" (the encoder's output, after its final LayerNorm) and
@@ -64,15 +68,18 @@ def tiny_meta(cfg):
             "src_names": ["I", "Tom", "Paris"], "tgt_names": ["Tom", "Paris"]}
 
 
-def tiny_model(scoring, seed, decoder="paper"):
-    cfg = default_config(scoring=scoring, emb=8, enc_hidden=12, dec_hidden=10, attn=6,
+def tiny_model(scoring, seed, decoder="paper", width=None):
+    """width: every dimension (emb, hidden, attention) at that size, for the q4 models."""
+    dims = dict(emb=8, enc_hidden=12, dec_hidden=10, attn=6) if width is None else \
+        dict(emb=width, enc_hidden=width, dec_hidden=width, attn=width)
+    cfg = default_config(scoring=scoring, **dims,
                          src_vocab=len(TINY_SRC) + 4, tgt_vocab=len(TINY_TGT) + 4,
                          max_src_len=64, max_tgt_len=40, dropout=0.0, decoder=decoder)
     torch.manual_seed(seed)
     model = Bahdanau(cfg)
     with torch.no_grad():
         for p in model.parameters():
-            p.normal_(0.0, 0.6)
+            p.normal_(0.0, 0.6 if width is None else 0.45)
         model.out_b[data.EOS] += 2.0  # so that random models end some sentences on their own
         model.out_b[data.UNK] += 2.5  # and emit <unk>, so the fixtures exercise its replacement
     return model.eval(), tiny_meta(cfg)
@@ -149,6 +156,7 @@ TINY_MODELS = ((11, "additive", "paper"), (12, "scaled_dot", "paper"),
 
 
 TINY_TRANSFORMER_SEED = 17
+TINY_Q4_MODELS = ((21, "additive", "cgru"), (22, "scaled_dot", "paper"), (23, "none", "cgru"))
 
 
 def write_tiny():
@@ -158,13 +166,22 @@ def write_tiny():
              for seed, scoring, decoder in TINY_MODELS]
     kinds.append(("tiny-transformer", "scaled_dot", "transformer",
                   lambda: tiny_transformer(TINY_TRANSFORMER_SEED)))
+    write_fixtures(kinds, ("f32", "int8"))
+    q4_kinds = [(f"tiny16-{scoring}{'-cgru' if decoder == 'cgru' else ''}", scoring, decoder,
+                 lambda seed=seed, scoring=scoring, decoder=decoder:
+                 tiny_model(scoring, seed, decoder, width=16))
+                for seed, scoring, decoder in TINY_Q4_MODELS]
+    write_fixtures(q4_kinds, ("q4",))
+
+
+def write_fixtures(kinds, dtypes):
     for base, scoring, decoder, make in kinds:
         model, meta = make()
-        for dtype in ("f32", "int8"):
+        for dtype in dtypes:
             name = f"{base}-{dtype}"
             path = os.path.join(FIX, name + ".safetensors")
             export.save_model(path, model, meta, dtype)
-            ref, ref_meta = export.load_model(path)  # int8: the dequantized weights as stored
+            ref, ref_meta = export.load_model(path)  # int8, q4: the dequantized weights as stored
             tr = Translator(ref, ref_meta)
             doc = {"model": name + ".safetensors", "scoring": scoring, "decoder": decoder,
                    "dtype": dtype, "cases": [case_record(tr, t, target=g)

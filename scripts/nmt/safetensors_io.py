@@ -7,14 +7,16 @@ import struct
 
 import numpy as np
 
-DTYPES = {"F32": np.float32, "I8": np.int8}
-NAMES = {np.dtype(np.float32): "F32", np.dtype(np.int8): "I8"}
+DTYPES = {"F32": np.float32, "I8": np.int8, "U8": np.uint8, "F16": np.float16}
+NAMES = {np.dtype(np.float32): "F32", np.dtype(np.int8): "I8", np.dtype(np.uint8): "U8",
+         np.dtype(np.float16): "F16"}
 
 
 def save(path, tensors, metadata):
-    """tensors: dict name -> numpy array (float32 or int8). F32 tensors come first, so that
-    every F32 tensor starts at a multiple of 4 bytes from the start of the file."""
-    order = sorted(tensors, key=lambda n: (NAMES[tensors[n].dtype] != "F32", n))
+    """tensors: dict name -> numpy array (float32, float16, int8 or uint8). F32 tensors come
+    first, then F16, so that each starts at a multiple of its size from the start of the file."""
+    rank = {"F32": 0, "F16": 1}
+    order = sorted(tensors, key=lambda n: (rank.get(NAMES[tensors[n].dtype], 2), n))
     header = {"__metadata__": {k: str(v) for k, v in metadata.items()}}
     offset = 0
     for name in order:

@@ -5,11 +5,13 @@ on the wire.
   scripts/size-tradeoff [--model models/en-fr.safetensors] [--out build/size-tradeoff] [--markdown]
 
 Every variant starts from the shipped int8 file, so it is compared with what the page runs:
-- "4-bit": the chosen 2-D tensors as 4-bit integers in -8..7 with one scale per group of G input
-  columns. The scale is amax/7 times the factor in 0.6..1.0 (17 steps) with the least squared
-  error for the group. No engine reads 4-bit weights yet, so the variant is written as an f32
-  file holding exactly the values 4-bit weights would dequantize to, and its bytes are those of
-  the packed form (two weights a byte, an f16 scale a group, the rest as in the int8 file).
+- "4-bit": the chosen 2-D tensors as 4-bit integers in -8..7 with one f16 scale per group of G
+  input columns, as the model file's q4 makes them (scripts/nmt/q4.py; files use G = 16). The
+  scale is amax/7 times the factor in 0.6..1.0 (17 steps) with the least squared error for the
+  group. The engines read q4 files whole (every matrix, G = 16); to try other mixes and group
+  sizes the variant is written as an f32 file holding exactly the values the 4-bit weights
+  dequantize to, and its bytes are those of the packed form (two weights a byte, an f16 scale a
+  group, the rest as in the int8 file).
 - "vocabulary": only the first K rows (the most frequent words) of the source embedding, and of
   the target embedding (also the tied output layer) and its output bias. The weights stay int8;
   a dropped word is <unk> on input and can no longer be written.
@@ -25,29 +27,19 @@ import sys
 
 import numpy as np
 
-from . import data, export, safetensors_io
+from . import data, export, q4, safetensors_io
 
 EMBEDDINGS = ("src_emb", "tgt_emb")
 
 
 def quantize4(w, group):
-    """w [r, c] -> (the f32 values of its 4-bit form, the codes in -8..7, a scale per group),
-    each group's scale the one of least squared error."""
+    """w [r, c] -> (the f32 values of its 4-bit form, the codes in -8..7, an f16 scale per
+    group): the model file's q4 (scripts/nmt/q4.py), with any group size."""
     r, c = w.shape
-    g = w.reshape(r, c // group, group)
-    amax = np.abs(g).max(axis=2, keepdims=True)
-    best = None
-    for frac in np.linspace(0.6, 1.0, 17):
-        s = np.where(amax > 0, amax * frac / 7.0, 1.0).astype(np.float32)
-        q = np.clip(np.rint(g / s), -8, 7)
-        err = ((q * s - g) ** 2).sum(axis=2, keepdims=True)
-        if best is None:
-            best = [err, q, s]
-        else:
-            better = err < best[0]
-            best = [np.where(better, a, b) for a, b in zip((err, q, s), best)]
-    _, q, s = best
-    return (q * s).reshape(r, c).astype(np.float32), q.astype(np.int8).ravel(), s.ravel()
+    codes, scales = q4.quantize(w, group)
+    s = scales.astype(np.float32).reshape(r, c // group, 1)
+    values = (codes.reshape(r, c // group, group).astype(np.float32) * s).reshape(r, c)
+    return values, codes.ravel(), scales.ravel()
 
 
 def packed4(codes, scales):

@@ -147,8 +147,8 @@ bool read_langs(const json& c, Config* cfg, std::string* error) {
 
 bool read_dtype(const json& c, Config* cfg, std::string* error) {
   size_t dtype;
-  if (!read_choice(c, "dtype", {"f32", "int8"}, &dtype, error)) return false;
-  cfg->dtype = dtype == 0 ? DType::F32 : DType::Int8;
+  if (!read_choice(c, "dtype", {"f32", "int8", "q4"}, &dtype, error)) return false;
+  cfg->dtype = dtype == 0 ? DType::F32 : dtype == 1 ? DType::Int8 : DType::Q4;
   return true;
 }
 

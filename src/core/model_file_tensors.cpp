@@ -23,12 +23,13 @@ struct Param {
   std::vector<float>* vector = nullptr;  // set for 1-D
 };
 
-// One tensor as it must appear in the file: a Param itself, or the per-row scale of an int8 one.
+// One tensor as it must appear in the file: a Param itself, or the scales of a quantized one.
 struct FileTensor {
   std::string name;
   size_t param = 0;  // index into the Param list
   bool is_scale = false;
-  bool is_i8 = false;
+  const char* dtype = "F32";  // F32; I8 (int8 codes); U8 (4-bit codes, two a byte); F16 (q4 scales)
+  uint64_t elem_bytes = 4;
   std::vector<uint64_t> shape;
   uint64_t begin = 0, end = 0;  // data_offsets, once checked
 };
@@ -177,24 +178,39 @@ bool list_transformer_params(const Config& cfg, Weights* w, std::vector<Param>* 
   return true;
 }
 
-// The tensors the file must hold: in an int8 file each matrix is I8 plus an F32 "<name>.scale".
-std::vector<FileTensor> list_file_tensors(const std::vector<Param>& params, bool int8) {
+// The tensors the file must hold: in an int8 file each matrix is I8 plus an F32 "<name>.scale"
+// of one per row; in a q4 file it is U8 [rows, cols/2] plus an F16 "<name>.scale" [rows,
+// cols/16] (docs/model-format.md).
+std::vector<FileTensor> list_file_tensors(const std::vector<Param>& params, DType dtype) {
   std::vector<FileTensor> tensors;
   for (size_t i = 0; i < params.size(); i++) {
     const Param& p = params[i];
-    const bool is_matrix = p.matrix != nullptr;
+    const bool quantized = p.matrix != nullptr && dtype != DType::F32;
     FileTensor t;
     t.name = p.name;
     t.param = i;
-    t.is_i8 = int8 && is_matrix;
-    t.shape = is_matrix ? std::vector<uint64_t>{p.rows, p.cols} : std::vector<uint64_t>{p.rows};
+    t.shape = p.matrix ? std::vector<uint64_t>{p.rows, p.cols} : std::vector<uint64_t>{p.rows};
+    if (quantized && dtype == DType::Int8) {
+      t.dtype = "I8";
+      t.elem_bytes = 1;
+    } else if (quantized) {
+      t.dtype = "U8";
+      t.elem_bytes = 1;
+      t.shape = {p.rows, p.cols / 2};
+    }
     tensors.push_back(t);
-    if (int8 && is_matrix) {
+    if (quantized) {
       FileTensor s;
       s.name = p.name + ".scale";
       s.param = i;
       s.is_scale = true;
-      s.shape = {p.rows};
+      if (dtype == DType::Int8) {
+        s.shape = {p.rows};
+      } else {
+        s.dtype = "F16";
+        s.elem_bytes = 2;
+        s.shape = {p.rows, p.cols / 16};
+      }
       tensors.push_back(s);
     }
   }
@@ -210,7 +226,7 @@ bool check_entry(const json& entry, uint64_t data_size, FileTensor* t, std::stri
     if (!entry.contains(field)) return fail(error, where + "missing \"" + field + "\"");
 
   const json& dtype = entry["dtype"];
-  const char* want_dtype = t->is_i8 ? "I8" : "F32";
+  const char* want_dtype = t->dtype;
   if (!dtype.is_string() || dtype.get_ref<const std::string&>() != want_dtype)
     return fail(error, where + "dtype " + short_dump(dtype) + ", expected \"" + want_dtype + "\"");
 
@@ -234,7 +250,7 @@ bool check_entry(const json& entry, uint64_t data_size, FileTensor* t, std::stri
     return fail(error, where + "data_offsets " + range + " exceed the data buffer (" +
                            std::to_string(data_size) + " bytes)");
   Checked c;
-  uint64_t bytes = t->is_i8 ? 1 : 4;
+  uint64_t bytes = t->elem_bytes;
   for (uint64_t d : t->shape) bytes = c.mul(bytes, d);
   if (c.overflow)
     return fail(error, where + "size of shape " + dims_string(t->shape) + " overflows");
@@ -279,20 +295,42 @@ float read_f32(const uint8_t* p) {
   return f;
 }
 
+// Little-endian IEEE half to f32, exactly (every half is an f32); inf and NaN stay so.
+float read_f16(const uint8_t* p) {
+  const uint32_t h = uint32_t(p[0]) | uint32_t(p[1]) << 8;
+  const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+  float mag;
+  if (exp == 0x1F) {
+    mag = mant ? NAN : INFINITY;
+  } else if (exp == 0) {
+    mag = std::ldexp(float(mant), -24);  // subnormal (or zero)
+  } else {
+    mag = std::ldexp(float(mant | 0x400u), int(exp) - 25);
+  }
+  uint32_t u;
+  std::memcpy(&u, &mag, sizeof u);
+  u |= sign;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// An F32 tensor, or a q4 file's F16 scales, as f32; NaN, Inf and scales <= 0 refused.
 bool copy_floats(const FileTensor& t, const uint8_t* data, std::vector<float>* out,
                  std::string* error) {
-  const size_t n = size_t((t.end - t.begin) / 4);
+  const size_t n = size_t((t.end - t.begin) / t.elem_bytes);
   out->resize(n);
   const uint8_t* p = data + t.begin;
   for (size_t i = 0; i < n; i++) {
-    const float v = read_f32(p + 4 * i);
+    const float v = t.elem_bytes == 2 ? read_f16(p + 2 * i) : read_f32(p + 4 * i);
     if (!std::isfinite(v))
       return fail(error,
                   "tensor " + t.name + ": contains NaN or Inf at element " + std::to_string(i));
     if (t.is_scale && !(v > 0.0f)) {
       char value[32];
       std::snprintf(value, sizeof value, "%g", double(v));
-      return fail(error, "tensor " + t.name + ": scale " + value + " at row " + std::to_string(i) +
+      return fail(error, "tensor " + t.name + ": scale " + value + " at " +
+                             (t.elem_bytes == 2 ? "element " : "row ") + std::to_string(i) +
                              ", scales must be > 0");
     }
     (*out)[i] = v;
@@ -309,7 +347,14 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
   if (cfg.arch == Arch::Transformer ? !list_transformer_params(cfg, &w, &params)
                                     : !list_params(cfg, &w, &params, error))
     return false;
-  std::vector<FileTensor> tensors = list_file_tensors(params, cfg.dtype == DType::Int8);
+  if (cfg.dtype == DType::Q4) {
+    for (const Param& p : params)
+      if (p.matrix && p.cols % 16 != 0)
+        return fail(error, "tensor " + p.name +
+                               ": a q4 model needs widths that are multiples of 16, and it has " +
+                               std::to_string(p.cols) + " columns");
+  }
+  std::vector<FileTensor> tensors = list_file_tensors(params, cfg.dtype);
 
   std::map<std::string, FileTensor*> by_name;
   for (FileTensor& t : tensors) by_name[t.name] = &t;
@@ -343,7 +388,10 @@ bool load_tensors(const json& header, const Config& cfg, const uint8_t* data, si
       Matrix& m = *p.matrix;
       m.rows = size_t(p.rows);
       m.cols = size_t(p.cols);
-      if (t.is_i8) {
+      if (std::strcmp(t.dtype, "U8") == 0) {
+        m.q4.resize(size_t(t.end - t.begin));
+        std::memcpy(m.q4.data(), data + t.begin, m.q4.size());
+      } else if (std::strcmp(t.dtype, "I8") == 0) {
         m.i8.resize(size_t(t.end - t.begin));
         std::memcpy(m.i8.data(), data + t.begin, m.i8.size());
         m.row_sum.assign(m.rows, 0);

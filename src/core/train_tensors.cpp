@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/matrix_ops.h"
+
 namespace bl {
 
 namespace {
@@ -20,6 +22,15 @@ void add_gru(std::vector<TensorRef>* out, const std::string& prefix, Gru* g) {
 }
 
 void dequantize(Matrix* m) {
+  if (m->is_q4()) {
+    m->f32.resize(m->rows * m->cols);
+    for (size_t r = 0; r < m->rows; r++)
+      dequantize_q4_row(m->q4.data() + r * (m->cols / 2), m->scale.data() + r * (m->cols / 16),
+                        m->cols, m->f32.data() + r * m->cols);
+    m->q4.clear();
+    m->scale.clear();
+    return;
+  }
   if (!m->is_int8()) return;
   m->f32.resize(m->rows * m->cols);
   for (size_t r = 0; r < m->rows; r++)

@@ -77,7 +77,7 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   in.arch = transformer ? "transformer" : "rnn";
   in.decoder = transformer ? "transformer" : c.decoder == DecoderKind::CGru ? "cgru" : "paper";
   in.attention_guidance = c.guidance == Guidance::Ibm1Diag ? "ibm1-diag" : "none";
-  in.dtype = c.dtype == DType::Int8 ? "int8" : "f32";
+  in.dtype = c.dtype == DType::Q4 ? "q4" : c.dtype == DType::Int8 ? "int8" : "f32";
   in.kernels = k.name;
   in.emb = c.emb;
   in.enc_hidden = c.enc_hidden;

@@ -16,7 +16,8 @@ enum class DecoderKind { Paper, CGru };
 // the links of an unsupervised IBM-1 + diagonal aligner (scripts/nmt/ibm.py, train
 // --guided-alignment). The decoder computes the same either way; this is for what a page says.
 enum class Guidance { Plain, Ibm1Diag };
-enum class DType { F32, Int8 };
+// Q4: every matrix in 4-bit codes with an f16 scale per group of 16 columns (docs/model-format.md).
+enum class DType { F32, Int8, Q4 };
 // Rnn: the Bahdanau encoder-decoder (files without "arch"); Transformer: scripts/nmt/transformer.py.
 enum class Arch { Rnn, Transformer };
 
@@ -38,16 +39,19 @@ struct Config {
   int d_model = 0, heads = 0, ffn = 0, enc_layers = 0, dec_layers = 0;
 };
 
-// A row-major matrix in the file's dtype: exactly one of f32 / i8 is filled.
+// A row-major matrix in the file's dtype: exactly one of f32 / i8 / q4 is filled.
 struct Matrix {
   size_t rows = 0, cols = 0;
   std::vector<float> f32;
   std::vector<int8_t> i8;
-  std::vector<float> scale;  // int8 only: one per row
+  // 4-bit codes, cols / 2 bytes a row, packed as kernels/gemv-qs4-scalar.cpp says.
+  std::vector<uint8_t> q4;
+  std::vector<float> scale;  // int8: one per row; q4: one per group of 16, cols / 16 a row
   // int8 only: sum_k i8[r][k] per row, for the relaxed kernels (kernels.h: gemv_i8's wsum),
   // which use it for rows of up to 2048 columns (and the wasm-simd kernels beyond).
   std::vector<int32_t> row_sum;
   bool is_int8() const { return !i8.empty(); }
+  bool is_q4() const { return !q4.empty(); }
 };
 
 struct Gru {

@@ -51,6 +51,17 @@ inline bool gemm(size_t rows, size_t cols, size_t ld, size_t B, const float* X, 
          (!bias || apart(bias, rows, Y, ny));
 }
 
+// 4-bit products (gemv_q4, gemm_q4): whole groups of 16 columns, ld counts bytes (2 weights
+// each), otherwise as gemv and gemm.
+inline bool gemv_q4(size_t rows, size_t cols, size_t ld, const float* x, const float* bias,
+                    const float* y) {
+  return cols % 16 == 0 && gemv(rows, cols, 2 * ld, x, bias, y);
+}
+inline bool gemm_q4(size_t rows, size_t cols, size_t ld, size_t B, const float* X, size_t ldx,
+                    const float* bias, const float* Y, size_t ldy) {
+  return cols % 16 == 0 && gemm(rows, cols, 2 * ld, B, X, ldx, bias, Y, ldy);
+}
+
 // Attention scores: n keys of dim at keys + j*ld; e (n) apart from the query.
 inline bool scores(size_t n, size_t dim, size_t ld, const float* q, const float* e) {
   return ld >= dim && apart(q, dim, e, n);

@@ -17,6 +17,16 @@ float bl_qd14_quantize__scalar(size_t n, const float* x, int16_t* xq);
 int64_t bl_qs8_dot__scalar(size_t n, const int8_t* w, const int16_t* xq);
 // Per-thread room for a quantized x (scratch.h), shared by every ISA's int8 gemv.
 int16_t* bl_qd14_scratch(size_t n);
+// gemv-qs4-*.cpp: 4-bit weights in groups of 16 (gemv-qs4-scalar.cpp), gemv and gemm.
+void bl_qs4_gemv__scalar(size_t rows, size_t cols, const uint8_t* W, size_t ld,
+                         const float* scale, const float* x, const float* bias, float* y);
+void bl_qs4_gemm__scalar(size_t rows, size_t cols, const uint8_t* W, size_t ld,
+                         const float* scale, size_t B, const float* X, size_t ldx,
+                         const float* bias, float* Y, size_t ldy);
+int32_t bl_qs4_group_dot__scalar(const uint8_t* w, const int16_t* xq);
+const float* bl_qd14_quantize_each(size_t B, size_t cols, const float* X, size_t ldx,
+                                   float (*quantize)(size_t, const float*, int16_t*),
+                                   int16_t** xq);
 // attention-*.cpp
 void bl_f32_additive_score__scalar(size_t n, size_t dim, const float* keys, size_t ld,
                                    const float* q, const float* v, float* e);
@@ -49,6 +59,11 @@ void bl_f32_gemv__wasmsimd(size_t rows, size_t cols, const float* W, size_t ld, 
 void bl_qs8_gemv__wasmsimd(size_t rows, size_t cols, const int8_t* W, size_t ld, const float* scale,
                            const int32_t* wsum, const float* x, const float* bias, float* y);
 float bl_qd14_quantize__wasmsimd(size_t n, const float* x, int16_t* xq);
+void bl_qs4_gemv__wasmsimd(size_t rows, size_t cols, const uint8_t* W, size_t ld,
+                           const float* scale, const float* x, const float* bias, float* y);
+void bl_qs4_gemm__wasmsimd(size_t rows, size_t cols, const uint8_t* W, size_t ld,
+                           const float* scale, size_t B, const float* X, size_t ldx,
+                           const float* bias, float* Y, size_t ldy);
 void bl_f32_additive_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld,
                                      const float* q, const float* v, float* e);
 void bl_f32_dot_score__wasmsimd(size_t n, size_t dim, const float* keys, size_t ld, const float* q,

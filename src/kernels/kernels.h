@@ -78,6 +78,18 @@ struct Kernels {
                   const int32_t* wsum, size_t B, const float* X, size_t ldx, const float* bias,
                   float* Y, size_t ldy);
 
+  // 4-bit weights (gemv-qs4-scalar.cpp has the packing): cols / 16 groups of 16 weights a row,
+  // 8 bytes each (ld: bytes between rows), and one f32 scale a group (scale[r * cols/16 + g]).
+  // x is quantized as for gemv_i8 (qd14); d_g, a group's dot product with it, is an exact
+  // integer, and the groups add up in f32 in order:
+  //   y[r] = bias[r] + xs * (... ((0 + s_0 * float(d_0)) + s_1 * float(d_1)) + ...)
+  // so every table computes the same bits. cols a multiple of 16. gemm_q4 is this for each of
+  // B vectors, as gemm_i8 is gemv_i8's.
+  void (*gemv_q4)(size_t rows, size_t cols, const uint8_t* W, size_t ld, const float* scale,
+                  const float* x, const float* bias, float* y);
+  void (*gemm_q4)(size_t rows, size_t cols, const uint8_t* W, size_t ld, const float* scale,
+                  size_t B, const float* X, size_t ldx, const float* bias, float* Y, size_t ldy);
+
   // The Transformer's own pieces (its attention reuses dot_score, softmax and weighted_sum on
   // one head's columns of a key/value cache, through their ld; its projections are gemv/gemm).
   // y[i] = (x[i] - mean) / sqrt(var + eps) * g[i] + b[i], mean and biased var over x[0..n);
@@ -143,6 +155,8 @@ struct Kernels {
   X(tanh, bl_f32_tanh)                     \
   X(gemm_f32, bl_f32_gemm)                 \
   X(gemm_i8, bl_qs8_gemm)                  \
+  X(gemv_q4, bl_qs4_gemv)                  \
+  X(gemm_q4, bl_qs4_gemm)                  \
   X(layer_norm, bl_f32_layer_norm)         \
   X(relu, bl_f32_relu)                     \
   X(top_k, bl_f32_top_k)                   \

@@ -1,7 +1,7 @@
 // Parity with the PyTorch reference (scripts/nmt/golden.py): every step's e, alpha, c and
 // top-5, the greedy and beam-4 outputs, forced decoding of a given target, and (scaled_dot) the
 // source self-attention, for the tiny models (additive, scaled dot and no attention, both
-// decoders, and the Transformer, f32 and int8) with
+// decoders, and the Transformer, f32 and int8; and 4-bit RNNs) with
 // both kernel sets; and the three shipped models' 100 dev translations, token for token.
 #include <gtest/gtest.h>
 
@@ -101,7 +101,8 @@ TEST_P(GoldenTiny, StepsGreedyAndBeamMatchPyTorch) {
   ASSERT_TRUE(tr);
   EXPECT_EQ(tr->info().kernels, std::string(g.simd && bl::have_simd_kernels() ? "wasm-simd" : "scalar"));
   ASSERT_GE(doc["cases"].size(), 20u);
-  const bool int8 = doc["dtype"] == "int8";
+  // int8 and q4 alike: quantized activations (qd14), so near ties may flip.
+  const bool int8 = doc["dtype"] != "f32";
   const double tol = !int8 ? 1e-5
                      : doc.value("arch", "") == "transformer" ? kTransformerInt8Tol
                                                                : kRnnInt8Tol;
@@ -206,6 +207,9 @@ std::vector<Golden> all_tiny() {
   for (const char* dtype : {"-f32", "-int8"})  // the same steps, searches and forced decoding
     for (bool simd : {false, true})
       out.push_back(Golden{std::string("tiny-transformer") + dtype, simd});
+  // 4-bit weights (16 wide: q4 groups 16 columns), the activations quantized as for int8.
+  for (const char* stem : {"tiny16-additive-cgru-q4", "tiny16-scaled_dot-q4", "tiny16-none-cgru-q4"})
+    for (bool simd : {false, true}) out.push_back(Golden{stem, simd});
   return out;
 }
 

@@ -212,6 +212,39 @@ TEST(ModelFile, TinyFixturesLoadExactly) {
   }
 }
 
+// An IEEE half, the textbook way (in double), for the q4 scales.
+double half_value(uint16_t h) {
+  const int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+  const double mag = e == 0 ? std::ldexp(m, -24) : std::ldexp(1.0 + m / 1024.0, e - 15);
+  return h & 0x8000 ? -mag : mag;
+}
+
+TEST(ModelFile, Q4FixtureLoadsExactly) {
+  const Result r = load(fixture("tiny16-additive-cgru-q4"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.md.config.dtype, DType::Q4);
+  const Parts p = split(fixture("tiny16-additive-cgru-q4"));
+  const Weights& w = r.md.weights;
+  const std::map<std::string, const Matrix*> matrices = {
+      {"src_emb", &w.src_emb}, {"tgt_emb", &w.tgt_emb}, {"dec.gru1.W_ih", &w.dec_gru1.W_ih},
+      {"dec.gru2.W_hh", &w.dec_gru2.W_hh}, {"dec.readout.W", &w.readout_W}, {"att.U", &w.att_U}};
+  for (const auto& [name, m] : matrices) {
+    SCOPED_TRACE(name);
+    const json& codes = p.header[name];
+    EXPECT_EQ(codes["dtype"], "U8");
+    EXPECT_EQ(m->rows, codes["shape"][0].get<size_t>());
+    EXPECT_EQ(m->cols, 2 * codes["shape"][1].get<size_t>());
+    EXPECT_TRUE(m->is_q4() && !m->is_int8() && m->f32.empty());
+    EXPECT_EQ(m->q4, raw_values<uint8_t>(p, codes));
+    const std::vector<uint16_t> halves = raw_values<uint16_t>(p, p.header[name + ".scale"]);
+    ASSERT_EQ(m->scale.size(), m->rows * m->cols / 16);
+    ASSERT_EQ(halves.size(), m->scale.size());
+    for (size_t i = 0; i < halves.size(); i++)
+      ASSERT_EQ(double(m->scale[i]), half_value(halves[i])) << "scale " << i;
+  }
+  EXPECT_EQ(w.att_v, raw_values<float>(p, p.header["att.v"]));  // vectors stay f32
+}
+
 TEST(ModelFile, ValuesMatchPythonReader) {
   // Values printed by scripts/nmt/safetensors_io.load (numpy float32 repr round-trips exactly).
   const Result f = load(fixture("tiny-additive-f32"));
@@ -293,6 +326,15 @@ Bytes tensor(const char* name, const char* field, const json& value, const char*
       set_or_erase(p.header[name], field, value);
     else
       p.header[name] = value;
+  });
+}
+const char* kQ4 = "tiny16-additive-cgru-q4";
+// The q4 fixture with the two bytes of tensor name's first scale (an f16) set to lo, hi.
+Bytes q4_scale(const char* name, uint8_t lo, uint8_t hi) {
+  return edit(kQ4, [&](Parts& p) {
+    const uint64_t at = p.header[name]["data_offsets"][0].get<uint64_t>();
+    p.data[at] = lo;
+    p.data[at + 1] = hi;
   });
 }
 const char* kTf = "tiny-transformer-f32";
@@ -418,7 +460,27 @@ std::vector<BadCase> bad_cases() {
        [] { return edit_meta(kNone, "config", [](json& c) { c["attention_guidance"] = "ibm1-diag"; }); },
        "config: attention_guidance \"ibm1-diag\" on a model without attention"},
       {"ConfigBadDtype", [] { return config("dtype", "f16"); },
-       "config: dtype \"f16\", expected \"f32\" or \"int8\""},
+       "config: dtype \"f16\", expected \"f32\", \"int8\" or \"q4\""},
+      // 4-bit files: U8 codes, F16 scales per group of 16, widths in multiples of 16
+      {"Q4ScaleAsF32", [] { return tensor("att.W.scale", "dtype", "F32", kQ4); },
+       "tensor att.W.scale: dtype \"F32\", expected \"F16\""},
+      {"Q4CodesAsI8", [] { return tensor("att.U", "dtype", "I8", kQ4); },
+       "tensor att.U: dtype \"I8\", expected \"U8\""},
+      {"Q4ScaleRowShape", [] { return tensor("att.U.scale", "shape", {16}, kQ4); },
+       "tensor att.U.scale: shape [16], expected [16,2]"},
+      {"Q4ScaleZero", [] { return q4_scale("dec.init.W.scale", 0x00, 0x00); },
+       "tensor dec.init.W.scale: scale 0 at element 0, scales must be > 0"},
+      {"Q4ScaleNegative", [] { return q4_scale("src_emb.scale", 0x00, 0xBC); },
+       "tensor src_emb.scale: scale -1 at element 0, scales must be > 0"},
+      {"Q4ScaleNaN", [] { return q4_scale("tgt_emb.scale", 0x00, 0x7E); },
+       "tensor tgt_emb.scale: contains NaN or Inf at element 0"},
+      {"Q4ScaleInf", [] { return q4_scale("tgt_emb.scale", 0x00, 0x7C); },
+       "tensor tgt_emb.scale: contains NaN or Inf at element 0"},
+      {"Q4Int8File", [] { return edit_meta(kI8, "config", [](json& c) { c["dtype"] = "q4"; }); },
+       "tensor src_emb: a q4 model needs widths that are multiples of 16, and it has 8 columns"},
+      {"Q4ConfigOnInt8Tensors",
+       [] { return edit_meta(kQ4, "config", [](json& c) { c["dtype"] = "int8"; }); },
+       "dtype \"U8\", expected \"I8\""},
       {"ConfigSameLanguages", [] { return config("tgt_lang", "en"); },
        "config: src_lang and tgt_lang are both \"en\""},
       // vocabularies and names
@@ -585,7 +647,7 @@ INSTANTIATE_TEST_SUITE_P(ModelFile, BadModel, testing::ValuesIn(bad_cases()),
 TEST(ModelFile, RandomDamageNeverCrashes) {
   std::mt19937 rng(20240517);
   const char* stems[] = {kF32, kI8, "tiny-scaled_dot-f32", "tiny-scaled_dot-int8", kNone,
-                         "tiny-none-cgru-int8", kTf, kTfI8};
+                         "tiny-none-cgru-int8", kTf, kTfI8, kQ4};
   const int kinds = int(sizeof stems / sizeof stems[0]);
   int loaded = 0, failed = 0;
   for (int iter = 0; iter < 2400; iter++) {

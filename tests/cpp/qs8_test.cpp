@@ -11,18 +11,14 @@
 
 #include "kernels/kernels-impl.h"
 #include "kernels/kernels.h"
+#include "kernel_tables.h"
 
 namespace {
 
 using bl::Kernels;
 
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-std::vector<const Kernels*> all_tables() {
-  std::vector<const Kernels*> t = {&bl::scalar_kernels()};
-  if (bl::have_simd_kernels()) t.push_back(&bl::simd_kernels());
-  return t;
-}
+using kernel_tests::all_tables;
+using kernel_tests::same_bits;
 
 // Every cols % 16 tail, the shipped models' widest rows (896: the readout; 1024: a Transformer
 // ffn), then the widths the overflow logic switches on: 2048 (largest with i32 row sums) and

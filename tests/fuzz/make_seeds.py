@@ -34,7 +34,7 @@ def short_hash(data):
 
 
 def models():
-    for path in sorted(glob.glob(os.path.join(FIXTURES, "tiny-*.safetensors"))):
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "tiny*.safetensors"))):
         with open(path, "rb") as f:
             yield os.path.basename(path)[: -len(".safetensors")], f.read()
 

@@ -89,7 +89,7 @@ for (const variant of WASM) {
           let selfAttention = 0;
           let forced = 0;
           let flips = 0;
-          const int8 = doc.dtype === 'int8';
+          const int8 = doc.dtype !== 'f32'; // int8 and q4: quantized activations alike
           const tol = int8 ? TOL.int8 : TOL.f32;
           for (const c of doc.cases) {
             const at = (s) => `${JSON.stringify(c.text)}: ${s}`;

@@ -10,8 +10,10 @@ import { DEFAULT_MODEL, NATIVE_CLI, ROOT, ensureBuilt } from '../../scripts/lib/
 export { DEFAULT_MODEL, NATIVE_CLI, ROOT };
 
 // Every tiny golden model: additive, scaled dot and no attention, both decoders, f32 and int8.
+// The tiny models (scripts/nmt/golden.py), f32 and int8, and the 16-wide 4-bit ones.
 export const FIXTURES = ['additive', 'scaled_dot', 'none'].flatMap((scoring) =>
-  ['', '-cgru'].flatMap((decoder) => ['f32', 'int8'].map((dtype) => `tiny-${scoring}${decoder}-${dtype}`)));
+  ['', '-cgru'].flatMap((decoder) => ['f32', 'int8'].map((dtype) => `tiny-${scoring}${decoder}-${dtype}`)))
+  .concat(['tiny16-additive-cgru-q4', 'tiny16-scaled_dot-q4', 'tiny16-none-cgru-q4']);
 export const WASM = ['wasm-simd', 'wasm-scalar'];
 export const TINY = fixturePath('tiny-additive-f32.safetensors');
 

@@ -1,5 +1,6 @@
-"""scripts/size-tradeoff's 4-bit form: codes in range, values exactly codes times scales, each
-group's scale no worse than amax/7, and the packed size two codes a byte plus an f16 a group."""
+"""scripts/size-tradeoff's 4-bit form: codes in range, values exactly codes times f16 scales,
+each group's scale no worse than amax/7, and the packed size two codes a byte plus an f16 a
+group."""
 import numpy as np
 
 from scripts.nmt import size_tradeoff as st
@@ -12,14 +13,16 @@ def test_four_bit_values_are_codes_times_group_scales():
     values, codes, scales = st.quantize4(w, 32)
     assert codes.min() >= -8 and codes.max() <= 7
     assert scales.shape == (12 * 2,)
-    rebuilt = (codes.reshape(12, 2, 32) * scales.reshape(12, 2, 1)).reshape(12, 64)
+    assert scales.dtype == np.float16
+    rebuilt = (codes.reshape(12, 2, 32) * scales.astype(np.float32).reshape(12, 2, 1)).reshape(12, 64)
     np.testing.assert_array_equal(values, rebuilt.astype(np.float32))
     assert not values[0].any()
     g = w.reshape(12, 2, 32)
     plain = np.abs(g).max(axis=2, keepdims=True) / 7
     plain_err = ((np.clip(np.rint(g / np.where(plain > 0, plain, 1)), -7, 7) * plain - g) ** 2)
     err = (values.reshape(12, 2, 32) - g) ** 2
-    assert (err.sum(axis=2) <= plain_err.sum(axis=2) + 1e-9).all()
+    # plain's f32 scale against our f16 ones: within f16's rounding of a scale (2^-11)
+    assert (err.sum(axis=2) <= plain_err.sum(axis=2) * (1 + 2e-3) + 1e-9).all()
     assert len(st.packed4(codes, scales)) == 12 * 64 // 2 + 2 * 24
 
 

@@ -63,7 +63,7 @@ export interface ModelInfo {
    * (IBM Model 1 with a diagonal prior, on the same training pairs); 'none': by the translation
    * loss alone. The computation is the same. */
   attentionGuidance: 'none' | 'ibm1-diag';
-  dtype: 'f32' | 'int8';
+  dtype: 'f32' | 'int8' | 'q4';
   /** 'wasm-relaxed', 'wasm-simd' or 'scalar': the kernel table computing this model. */
   kernels: string;
   emb: number;
