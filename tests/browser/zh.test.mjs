@@ -59,7 +59,7 @@ const KEEP = new Map(Object.entries({
 const KEEP_PATTERNS = [
   [/^bahdanau-live$/, 'the project’s name'],
   [/^en-fr(-dot|-noattn|-f32|-transformer)?$/, 'model names, as in the models/ folder and the URL parameters'],
-  [/^(int8|f32)$/, 'weight formats (dtype), as in the model files'],
+  [/^(int8|q4|f32)$/, 'weight formats (dtype), as in the model files'],
   [/^[\w.-]+\/[\w./-]*$/, 'paths: scripts/eval, data/*.json'],
   [/^([\w-]+\.)+(org|com|json)$/, 'domains and file names'],
   [/^https?:\/\/\S+$/, 'addresses'],

@@ -73,3 +73,23 @@ def test_model_file_converted_to_q4_reads_back(tmp_path):
     export.convert_file(src, str(tmp_path / "i8.safetensors"), "int8")
     t8, _ = safetensors_io.load(str(tmp_path / "i8.safetensors"))
     assert t8["src_emb"].dtype == np.int8 and t8["src_emb.scale"].shape == (t8["src_emb"].shape[0],)
+
+
+def test_export_from_model_writes_q4_and_refuses_to_overwrite(tmp_path, capsys):
+    from nmt import export_cli
+    src = os.path.join(golden.FIX, "tiny-additive-int8.safetensors")
+    with pytest.raises(SystemExit) as e:
+        export_cli.main(["--from-model", src, "--dtype", "q4", "--out", src])
+    assert e.value.code == 2
+    assert "--out must differ" in capsys.readouterr().err
+    # the tiny int8 model is 8 wide: no q4 for it, and nothing written
+    out = tmp_path / "t.safetensors"
+    with pytest.raises(ValueError, match="multiple of 16"):
+        export_cli.main(["--from-model", src, "--dtype", "q4", "--out", str(out)])
+    assert not out.exists()
+    src16 = os.path.join(golden.FIX, "tiny16-scaled_dot-q4.safetensors")
+    export_cli.main(["--from-model", src16, "--dtype", "int8", "--out", str(out)])
+    t, md = safetensors_io.load(str(out))
+    rec = json.loads(md["training"])["converted"]
+    assert rec["from"] == "tiny16-scaled_dot-q4.safetensors" and rec["dtype"] == "int8"
+    assert len(rec["sha256"]) == 64 and t["att.W"].dtype == np.int8
