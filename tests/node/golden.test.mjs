@@ -84,6 +84,7 @@ for (const variant of WASM) {
           assert.equal(tr.engine.variant, variant);
           assert.equal(tr.info().kernels, variant === 'wasm-simd' ? 'wasm-simd' : 'scalar');
           assert.equal(tr.info().decoder, doc.decoder);
+          assert.equal(tr.info().dtype, doc.dtype); // f32, int8 or q4, as the file says
           assert.equal(tr.info().attentionGuidance, 'none'); // the tiny models' training is plain
           let steps = 0;
           let selfAttention = 0;
