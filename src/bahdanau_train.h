@@ -117,8 +117,8 @@ class BatchSampler {
 
 class Trainer {
  public:
-  // Starts from the weights of a model file (f32, or int8 dequantized as the engines read
-  // it). The Transformer is refused, as are bad params.
+  // Starts from the weights of a model file (f32, or int8 or q4 dequantized as the engines
+  // read it). The Transformer is refused, as are bad params.
   static std::unique_ptr<Trainer> from_model(const uint8_t* data, size_t size,
                                              const TrainParams& params, std::string* error);
   // A fresh model, initialised as PyTorch initialises the reference (docs/training-core.md)

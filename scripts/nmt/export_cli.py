@@ -65,8 +65,10 @@ def main(argv=None):
         extra["before"] = ck["state"]["before"]
     f32_path = args.out.replace(".safetensors", "-f32.safetensors")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    export.save_model(f32_path, model, ck, "f32", extra)
+    # The quantized file first: a q4 export of a model whose widths q4 cannot take fails before
+    # anything is written.
     export.save_model(args.out, model, ck, args.dtype, extra)
+    export.save_model(f32_path, model, ck, "f32", extra)
     for p in (args.out, f32_path):
         print(json.dumps({"file": os.path.relpath(p, data.ROOT), "bytes": os.path.getsize(p),
                           "sha256": sha256(p)}))

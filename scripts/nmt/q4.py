@@ -2,7 +2,7 @@
 
 Each row of a matrix is cut into groups of 16 columns. A group holds 16 codes q in -8..7 and one
 f16 scale s, and stands for the weights q * s (computed in f32). The file stores a group as 8
-bytes, byte i holding code i + 8 in its low nibble and code i + 16/2 + 8 in its high nibble, the
+bytes, byte i (0..7) holding q_i + 8 in its low nibble and q_{i+8} + 8 in its high nibble, the
 order the engine's SIMD kernel splits with one mask and one shift
 (src/kernels/gemv-qs4-scalar.cpp), then the scales as an F16 tensor "<name>.scale" [rows,
 cols/16].
@@ -35,6 +35,8 @@ def quantize(w, group=GROUP):
             better = err < best[0]
             best = [np.where(better, a, b) for a, b in zip((err, q, s16), best)]
     _, q, s16 = best
+    if not np.isfinite(s16).all():
+        raise ValueError("q4: a weight too large for an f16 scale (|w| > 7 * 65504)")
     return q.astype(np.int8).reshape(r, c), s16.reshape(r, c // group).astype(np.float16)
 
 

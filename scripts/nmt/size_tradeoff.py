@@ -43,9 +43,10 @@ def quantize4(w, group):
 
 
 def packed4(codes, scales):
-    """The bytes a 4-bit file would hold: two codes a byte, an f16 scale a group."""
-    nib = (codes & 0xF).astype(np.uint8)
-    return (nib[0::2] | (nib[1::2] << 4)).tobytes() + scales.astype(np.float16).tobytes()
+    """The bytes a 4-bit file holds: the codes packed as q4 files pack them (two a byte, by
+    groups of 16: scripts/nmt/q4.py), then an f16 scale a group."""
+    packed = q4.pack(np.asarray(codes, dtype=np.int8).reshape(-1, q4.GROUP))
+    return packed.tobytes() + scales.astype(np.float16).tobytes()
 
 
 def four_bit(tensors, md, group, which):

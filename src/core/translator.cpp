@@ -48,8 +48,9 @@ std::unique_ptr<Translator> Translator::load(const uint8_t* bytes, size_t size,
   if (!load_model(bytes, size, &impl->data, error)) return nullptr;
   const ModelData& d = impl->data;
   const Config& c = d.config;
-  // The relaxed table differs only in its int8 products: an f32 model runs (and reports) wasm-simd.
-  const bool relaxed_helps = params.use_simd && params.use_relaxed && c.dtype != DType::F32;
+  // The relaxed table differs only in its int8 products: an f32 or q4 model runs (and reports)
+  // wasm-simd.
+  const bool relaxed_helps = params.use_simd && params.use_relaxed && c.dtype == DType::Int8;
   const Kernels* relaxed = relaxed_helps ? relaxed_kernels() : nullptr;
   const Kernels& k = relaxed ? *relaxed : params.use_simd ? simd_kernels() : scalar_kernels();
   if (c.arch == Arch::Transformer) {

@@ -245,6 +245,7 @@ TEST(ModelFile, Q4FixtureLoadsExactly) {
   EXPECT_EQ(w.att_v, raw_values<float>(p, p.header["att.v"]));  // vectors stay f32
 }
 
+
 TEST(ModelFile, ValuesMatchPythonReader) {
   // Values printed by scripts/nmt/safetensors_io.load (numpy float32 repr round-trips exactly).
   const Result f = load(fixture("tiny-additive-f32"));
@@ -466,6 +467,8 @@ std::vector<BadCase> bad_cases() {
        "tensor att.W.scale: dtype \"F32\", expected \"F16\""},
       {"Q4CodesAsI8", [] { return tensor("att.U", "dtype", "I8", kQ4); },
        "tensor att.U: dtype \"I8\", expected \"U8\""},
+      {"Q4CodesUnpacked", [] { return tensor("att.U", "shape", {16, 32}, kQ4); },
+       "tensor att.U: shape [16,32], expected [16,16]"},
       {"Q4ScaleRowShape", [] { return tensor("att.U.scale", "shape", {16}, kQ4); },
        "tensor att.U.scale: shape [16], expected [16,2]"},
       {"Q4ScaleZero", [] { return q4_scale("dec.init.W.scale", 0x00, 0x00); },
@@ -627,6 +630,13 @@ TEST(ModelFile, TransformerFixturesLoadExactly) {
   EXPECT_EQ(rnn.md.config.arch, Arch::Rnn);
   EXPECT_EQ(rnn.md.config.d_model, 0);
   EXPECT_TRUE(rnn.md.weights.enc.empty());
+}
+
+// The smallest f16 scale, a subnormal, is a valid scale: 2^-24 exactly.
+TEST(ModelFile, Q4SubnormalScaleLoads) {
+  const Result r = load(q4_scale("src_emb.scale", 0x01, 0x00));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.md.weights.src_emb.scale[0], std::ldexp(1.0f, -24));
 }
 
 class BadModel : public testing::TestWithParam<BadCase> {};

@@ -218,7 +218,8 @@ TEST(TrainSnapshot, LoadsInTheTranslator) {
   const json fx = fixture();
   const auto batch = batch_of(fx["batch"]);
   for (const char* name : {"tiny-additive-f32.safetensors", "tiny-scaled_dot-cgru-f32.safetensors",
-                           "tiny-none-f32.safetensors", "tiny-additive-int8.safetensors"}) {
+                           "tiny-none-f32.safetensors", "tiny-additive-int8.safetensors",
+                           "tiny16-additive-cgru-q4.safetensors"}) {
     auto t = trainer(name);
     ASSERT_TRUE(t);
     std::string err;

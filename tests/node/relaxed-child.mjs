@@ -100,4 +100,8 @@ try {
 }
 const kernel = await checkKernel();
 const translations = await compareTranslations(sentences);
-process.stdout.write(`${JSON.stringify({ engine, required, kernel, translations })}\n`);
+// A 4-bit model has no relaxed product: it runs, and reports, the wasm-simd kernels.
+const q4 = await createTranslator({ model: fixturePath('tiny16-additive-cgru-q4.safetensors') });
+const q4Kernels = q4.info().kernels;
+q4.dispose();
+process.stdout.write(`${JSON.stringify({ engine, required, kernel, translations, q4Kernels })}\n`);

@@ -72,5 +72,6 @@ test('with the flag and --no-liftoff: the relaxed kernels run and equal wasm-sim
   assert.equal(out.required, null);
   assert.deepEqual(out.kernel, [], 'the loop against exact sums');
   assert.equal(out.translations.kernels, 'wasm-relaxed');
+  assert.equal(out.q4Kernels, 'wasm-simd', 'a q4 model has no relaxed products');
   assertSameTranslations(out);
 });

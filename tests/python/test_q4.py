@@ -13,7 +13,7 @@ def test_packing_is_the_documented_one():
     codes = np.arange(-8, 8, dtype=np.int8).reshape(1, 16)  # -8..7 in order
     packed = q4.pack(codes)
     assert packed.shape == (1, 8)
-    # byte i: code i + 8 in the low nibble, code i + 8 (the second half) + 8 in the high one
+    # byte i (0..7): q_i + 8 in the low nibble, q_{i+8} + 8 in the high one
     for i in range(8):
         assert packed[0, i] & 0xF == codes[0, i] + 8
         assert packed[0, i] >> 4 == codes[0, i + 8] + 8
