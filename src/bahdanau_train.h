@@ -50,8 +50,17 @@ struct TrainParams {
   // nn.Dropout (scripts/nmt/model.py) on the source embeddings, on E y_{i-1} where it enters the
   // decoder GRU, and on the maxout output t_i, with masks drawn from `seed`.
   float label_smoothing = 0.0f, dropout = 0.0f;
+  // The weights' exponential moving average, read through TrainWeights::average: after step t,
+  // a_t = d_t a_{t-1} + (1 - d_t) w_t with d_t = min(average, (1 + t) / (10 + t)) and a_0 the
+  // starting weights (TensorFlow's ExponentialMovingAverage with num_updates). In [0, 1); 0, the
+  // default, keeps no average (it is then the latest weights). Training reads only the latest.
+  double average = 0;
   uint64_t seed = 1;
 };
+
+// Which weights Trainer::evaluate and snapshot read: those of the latest Adam step, or their
+// moving average (TrainParams::average; the latest ones when that is 0).
+enum class TrainWeights { latest, average };
 
 // What Trainer::create builds (limits in docs/training-core.md; check_train_config says which
 // field is wrong). The vocabularies are token lists, index = id, ids 0..3 <pad> <unk> <s> </s>.
@@ -141,13 +150,14 @@ class Trainer {
   // The mean over the pairs' target tokens of -log p(y_i | y_<i, x), as the model would be
   // judged: no dropout, no label smoothing, any number of pairs. Changes nothing (gradients()
   // included). False on a bad pair.
-  bool evaluate(const std::vector<TrainPair>& pairs, float* loss, std::string* error) const;
+  bool evaluate(const std::vector<TrainPair>& pairs, float* loss, std::string* error,
+                TrainWeights which = TrainWeights::latest) const;
   // The last compute()'s gradients (step(): before clipping), in the file's tensor order.
   std::vector<TensorGrad> gradients() const;
   long steps() const;  // Adam updates made
-  // The current weights as an f32 model file with the source file's metadata (vocabularies,
-  // names, config with dtype "f32"): Translator::load and every front end read it.
-  std::vector<uint8_t> snapshot() const;
+  // The weights (latest or averaged) as an f32 model file with the source file's metadata
+  // (vocabularies, names, config with dtype "f32"): Translator::load and every front end read it.
+  std::vector<uint8_t> snapshot(TrainWeights which = TrainWeights::latest) const;
 
   struct Impl;
 

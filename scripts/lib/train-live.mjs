@@ -1,6 +1,7 @@
 // scripts/train-live: a fresh model trained headless with startTraining (web/lib/training.js),
 // in a worker_threads Worker as the page trains in a Web Worker, from the bundled data unless
-// told otherwise. It reports as it goes, and writes the last weights as an f32 model file.
+// told otherwise. It reports as it goes, and writes the weights' moving average (what the page
+// measures and translates with) as an f32 model file.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +10,11 @@ import { TRAIN_PRESETS, startTraining } from '../../web/lib/bahdanau.js';
 import { ensureBuilt } from './engines.mjs';
 
 export const USAGE = `usage: scripts/train-live --seconds N --out FILE [--json] [--scoring S] [--preset P]
-                          [--seed N] [--steps N] [--lr X] [--data FILE] [--gold FILE]
+                          [--seed N] [--steps N] [--lr X] [--average X] [--data FILE] [--gold FILE]
 
 Trains a fresh model as the "Train it yourself" page does, in a worker thread, and writes it to
-FILE (an f32 model file: scripts/translate --model FILE reads it).
+FILE (an f32 model file: scripts/translate --model FILE reads it). The held-out loss, the
+alignment and FILE are those of the weights' moving average, as on the page.
   --seconds N   training time, pauses for measuring left out (a positive number; required)
   --out FILE    where the model goes (required)
   --json        one JSON object a line: {"event": "progress" | "measure" | "state" | "done", ...}
@@ -21,13 +23,15 @@ FILE (an f32 model file: scripts/translate --model FILE reads it).
   --seed N      the weights, the dropout masks and the batches' order (default 1)
   --steps N     stop after N steps too
   --lr X        Adam's learning rate (default 5e-3, decayed as 1/sqrt(t) after 1,000 steps)
+  --average X   the decay of the weights' moving average, in [0, 1) (default 0.998; 0: none,
+                so the measures and FILE are the last step's weights)
   --data FILE   the training data (default web/data/train-en-fr.bin)
   --gold FILE   gold alignments to measure (default web/data/train-en-fr-gold.json; '' for none)
   --help        print this and exit
 Exit status: 0 when it trained to its limit, 1 when training failed (the reason is printed;
 a non-finite loss still writes the weights it had before that step), 2 for bad arguments.`;
 
-const VALUE_FLAGS = ['--seconds', '--out', '--scoring', '--preset', '--seed', '--steps', '--lr', '--data', '--gold'];
+const VALUE_FLAGS = ['--seconds', '--out', '--scoring', '--preset', '--seed', '--steps', '--lr', '--average', '--data', '--gold'];
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
 
 // -> {seconds, out, json, scoring, preset, seed, steps, lr, data, gold, help}. Throws an Error
@@ -59,6 +63,7 @@ export function parseArgs(argv) {
   if (o.seed !== undefined) o.seed = integer(o.seed, '--seed', 0);
   if (o.steps !== undefined) o.steps = integer(o.steps, '--steps', 1);
   if (o.lr !== undefined) o.lr = number(o.lr, '--lr', (x) => x > 0, 'a positive number');
+  if (o.average !== undefined) o.average = number(o.average, '--average', (x) => x >= 0 && x < 1, 'a number in [0, 1)');
   return o;
 }
 
@@ -86,6 +91,7 @@ export async function trainLive(args, write = (line) => process.stdout.write(`${
     ...(args.preset ? { preset: args.preset } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.lr !== undefined ? { lr: args.lr } : {}),
+    ...(args.average !== undefined ? { average: args.average } : {}),
     ...(args.steps !== undefined ? { maxSteps: args.steps } : {}),
     maxSeconds: args.seconds,
     reportMs: 1000,

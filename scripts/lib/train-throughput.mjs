@@ -28,9 +28,9 @@ import { ROOT } from './engines.mjs';
 import { median } from './median.mjs';
 
 // The PyTorch trainer as a child answering "n" with n steps' timings (one JSON line each).
-function startTorch({ data, batchSize, lr, lrDecaySteps, clip, seed, config, python }) {
+function startTorch({ data, batchSize, lr, lrDecaySteps, average, clip, seed, config, python }) {
   const child = spawn(python, ['-m', 'nmt.train_throughput', '--data', data, '--batch',
-    String(batchSize), '--lr', String(lr), '--lr-decay-steps', String(lrDecaySteps),
+    String(batchSize), '--lr', String(lr), '--lr-decay-steps', String(lrDecaySteps), '--average', String(average),
     '--clip', String(clip), '--seed', String(seed),
     '--config', JSON.stringify(config), '--serve'], {
     cwd: path.join(ROOT, 'scripts'), stdio: ['pipe', 'pipe', 'inherit'],
@@ -70,7 +70,7 @@ export async function benchTrainThroughput({
   data = path.join(ROOT, 'web', 'data', 'train-en-fr.bin'), dist, rounds = 7, steps = 5, warm = 3,
   // The "Train it yourself" page's model and recipe (TRAIN_PRESETS.small; createTrainer's
   // defaults, src/wasm/trainer.cpp).
-  batchSize = 32, lr = 5e-3, lrDecaySteps = 1000, clip = 1, seed = 1, config = TRAIN_PRESETS.small,
+  batchSize = 32, lr = 5e-3, lrDecaySteps = 1000, average = 0.998, clip = 1, seed = 1, config = TRAIN_PRESETS.small,
   python = '/usr/bin/python3',
   torch = true, baselineDist,
 } = {}) {
@@ -79,7 +79,7 @@ export async function benchTrainThroughput({
   let bytes = new Uint8Array(readFileSync(data));
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = new Uint8Array(gunzipSync(bytes));
   const distUrl = dist ? pathToFileURL(path.resolve(dist) + path.sep) : undefined;
-  const settings = { lr, lrDecaySteps, clip, batchSize, seed };
+  const settings = { lr, lrDecaySteps, average, clip, batchSize, seed };
   const ours = {};
   // baselineDist: another build's folder (e.g. the engine before a change), trained in the same
   // rounds, as rows "<variant> (baseline)".
@@ -101,7 +101,7 @@ export async function benchTrainThroughput({
     close: () => tr.dispose(),
   }));
   if (torch) {
-    const py = startTorch({ data, batchSize, lr, lrDecaySteps, clip, seed, config, python });
+    const py = startTorch({ data, batchSize, lr, lrDecaySteps, average, clip, seed, config, python });
     await py.ready();
     runners.push({
       what: 'pytorch',
@@ -133,7 +133,7 @@ export async function benchTrainThroughput({
   }));
   const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
   return {
-    settings: { data, dist: dist ?? 'web/dist', baselineDist, batchSize, lr, lrDecaySteps, clip, seed, config, rounds, steps, warm,
+    settings: { data, dist: dist ?? 'web/dist', baselineDist, batchSize, lr, lrDecaySteps, average, clip, seed, config, rounds, steps, warm,
       stepsTotal: warm + rounds * steps },
     load: { before: loadBefore, after: os.loadavg()[0], cpus: os.cpus().length },
     rows,
@@ -146,7 +146,7 @@ export function trainThroughputTable(r) {
   const s = r.settings;
   const lines = [
     `Training throughput (issue 25): model ${JSON.stringify(s.config)}, batch ${s.batchSize}, ` +
-      `lr ${s.lr} (decay after ${s.lrDecaySteps} steps), clip ${s.clip}, ` +
+      `lr ${s.lr} (decay after ${s.lrDecaySteps} steps), weights averaged at ${s.average}, clip ${s.clip}, ` +
       `${s.rounds} rounds of ${s.steps} steps each, interleaved, after ${s.warm} warm-up steps; ` +
       `load (1-min average) ${r.load.before.toFixed(2)} at the start, ${r.load.after.toFixed(2)} at the end, ` +
       `on ${r.load.cpus} CPUs`,

@@ -5,8 +5,11 @@
   the file's tensor names, docs/model-format.md), and the losses of 50 Adam steps (lr 1e-2,
   PyTorch's other defaults, gradient norm clipped to 1.0) over four fixed batches in turn, and
   again with the learning rate's inverse-square-root decay after DECAY_STEPS steps (LambdaLR,
-  TrainParams::lr_decay_steps) under "adam_decay_losses"; and the loss and gradients of the same batch with label smoothing (F.cross_entropy's
-  label_smoothing=SMOOTHING, ignore_index=0), under "smoothed".
+  TrainParams::lr_decay_steps) under "adam_decay_losses"; the loss and gradients of the same batch with label smoothing (F.cross_entropy's
+  label_smoothing=SMOOTHING, ignore_index=0), under "smoothed"; and for the AVERAGED models, the
+  weights' moving average over the decayed run (TrainParams::average = AVERAGE: after step t,
+  a = d a + (1 - d) w with d = min(AVERAGE, (1 + t) / (10 + t)), a_0 the starting weights) and
+  that averaged model's loss on the batch, under "average".
 
 The loss is train.loss_of's: mean cross-entropy over the non-pad target tokens, no dropout, and
 no label smoothing except under "smoothed". Run from the repository root:
@@ -27,6 +30,8 @@ MODELS = ("tiny-additive", "tiny-scaled_dot", "tiny-none", "tiny-additive-cgru",
 LR, CLIP, ADAM_STEPS = 1e-2, 1.0, 50
 DECAY_STEPS = 10  # so that 40 of the 50 steps run decayed
 SMOOTHING = 0.1
+AVERAGE = 0.8  # (1 + t) / (10 + t) passes it at t = 35: both sides of the min within 50 steps
+AVERAGED = ("tiny-additive-cgru", "tiny-scaled_dot")
 
 
 def pairs(rng, count, vs, vt):
@@ -77,13 +82,27 @@ def record(name, batch, adam_batches):
     with torch.no_grad():
         for n, p in model.named_parameters():
             p.copy_(start[n])
-    rec["adam_decay_losses"] = adam_losses(model, adam_batches, decay=DECAY_STEPS)
+    avg = {n: p.data.clone() for n, p in model.named_parameters()} if name in AVERAGED else None
+    rec["adam_decay_losses"] = adam_losses(model, adam_batches, decay=DECAY_STEPS, avg=avg)
+    if avg is not None:
+        with torch.no_grad():
+            for n, p in model.named_parameters():
+                p.copy_(avg[n])
+        rec["average"] = {"decay": AVERAGE, "weights": weights_of(model),
+                          "loss": float(loss_of(model, batch))}
     return rec
 
 
-def adam_losses(model, batches, decay):
+def weights_of(model):
+    """File tensor name -> flat weight list, as the model file names them."""
+    return {k: [float("%.9g" % x) for x in v.reshape(-1).tolist()]
+            for k, v in export.to_tensors(model).items()}
+
+
+def adam_losses(model, batches, decay, avg=None):
     """ADAM_STEPS clipped Adam steps over batches in turn, from a fresh optimiser; with decay >
-    0, step t (from 1) at LR * min(1, sqrt(decay / t))."""
+    0, step t (from 1) at LR * min(1, sqrt(decay / t)). avg (parameter name -> tensor, the
+    starting weights) is updated in place after every step as the weights' moving average."""
     opt = torch.optim.Adam(model.parameters(), lr=LR)
     factor = (lambda e: min(1.0, (decay / (e + 1)) ** 0.5)) if decay else (lambda e: 1.0)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
@@ -96,6 +115,11 @@ def adam_losses(model, batches, decay):
         opt.step()
         sched.step()
         losses.append(float(loss))
+        if avg is not None:
+            d = min(AVERAGE, (1 + (k + 1)) / (10 + (k + 1)))
+            with torch.no_grad():
+                for n, p in model.named_parameters():
+                    avg[n].mul_(d).add_(p, alpha=1 - d)
     return losses
 
 
@@ -106,7 +130,7 @@ def build():
     rng = random.Random(25)
     batch = pairs(rng, 4, vs, vt)
     adam_batches = [pairs(rng, 3, vs, vt) for _ in range(4)]
-    return {"lr": LR, "clip": CLIP, "lr_decay_steps": DECAY_STEPS, "label_smoothing": SMOOTHING, "batch": batch, "adam_batches": adam_batches,
+    return {"lr": LR, "clip": CLIP, "lr_decay_steps": DECAY_STEPS, "label_smoothing": SMOOTHING, "average": AVERAGE, "batch": batch, "adam_batches": adam_batches,
             "models": [record(m, batch, adam_batches) for m in MODELS]}
 
 

@@ -7,11 +7,13 @@ The batches: bl::BatchSampler's (src/core/train_batches.cpp), reproduced here: e
 Fisher-Yates shuffle from the end on xoshiro256** seeded through splitmix64 (src/core/rng.h),
 Rng::below without modulo bias, cut into batch_size pairs. The step: the loss of
 scripts/nmt/train.py (loss_of: padded batch, cross-entropy with ignore_index 0), backward,
-clip_grad_norm_ (as bl::TrainParams::clip), Adam and the learning rate's decay (LambdaLR, as
-bl::TrainParams::lr_decay_steps).
+clip_grad_norm_ (as bl::TrainParams::clip), Adam, the learning rate's decay (LambdaLR, as
+bl::TrainParams::lr_decay_steps) and the weights' moving average (as bl::TrainParams::average:
+a = d a + (1 - d) w, d = min(average, (1 + t) / (10 + t)), with torch._foreach_mul_ and
+_foreach_add_ over the parameters).
 
   scripts/nmt/train_throughput.py --data FILE [--batch 32] [--lr 5e-3] [--lr-decay-steps 1000]
-                                  [--seed 1] --serve
+                                  [--average 0.998] [--seed 1] --serve
 
 --serve reads one number n per line on stdin, makes n steps, and answers one JSON line
 {"steps": n, "secs": [seconds of each step], "losses": [...]}, so that a caller can interleave
@@ -122,6 +124,7 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--lr-decay-steps", type=float, default=1000, help="0: a constant lr")
     ap.add_argument("--clip", type=float, default=1.0)
+    ap.add_argument("--average", type=float, default=0.998, help="0: no moving average")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--serve", action="store_true")
@@ -141,8 +144,12 @@ def main(argv=None):
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda e: min(1.0, (decay / (e + 1)) ** 0.5) if decay > 0 else 1.0)
     sampler = Sampler(train, args.batch, args.seed)
+    params = list(model.parameters())
+    avg = [p.detach().clone() for p in params] if args.average > 0 else None
+    done = 0
 
     def steps(n):
+        nonlocal done
         secs, losses = [], []
         for _ in range(n):
             batch = sampler.next()
@@ -154,6 +161,12 @@ def main(argv=None):
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
             opt.step()
             sched.step()
+            done += 1
+            if avg is not None:
+                d = min(args.average, (1 + done) / (10 + done))
+                with torch.no_grad():
+                    torch._foreach_mul_(avg, d)
+                    torch._foreach_add_(avg, params, alpha=1 - d)
             secs.append(time.perf_counter() - t0)
             losses.append(float(loss))
         return {"steps": n, "secs": secs, "losses": losses,

@@ -13,6 +13,7 @@
 #include "core/train_model.h"
 #include "core/train_snapshot.h"
 #include "core/train_tensors.h"
+#include "core/weight_average.h"
 
 namespace bl {
 
@@ -22,6 +23,8 @@ struct Trainer::Impl {
   nlohmann::json meta;  // the source file's __metadata__, for snapshot()
   TrainParams params;
   std::vector<TensorRef> w, g;  // named views of md.weights and grad
+  Weights avg;                  // the weights' moving average (params.average > 0 only)
+  std::vector<TensorRef> a;     // its named views
   std::unique_ptr<train::Adam> adam;
   train::Rng dropout_rng{1};  // seeded from params.seed
 };
@@ -30,6 +33,11 @@ namespace {
 
 // The options that adam.cpp's check_params does not know.
 bool check_options(const TrainParams& p, std::string* error) {
+  if (!(p.average >= 0 && p.average < 1)) {
+    *error = "train params: average " + std::to_string(p.average) +
+             " is out of range (0 <= average < 1)";
+    return false;
+  }
   for (const auto& [what, v] : {std::pair{"label_smoothing", p.label_smoothing},
                                 std::pair{"dropout", p.dropout}})
     if (!(v >= 0 && v < 1)) {
@@ -38,6 +46,11 @@ bool check_options(const TrainParams& p, std::string* error) {
       return false;
     }
   return true;
+}
+
+// Whether `which` reads the average: without averaging it is the latest weights.
+bool averaged(const Trainer::Impl& m, TrainWeights which) {
+  return which == TrainWeights::average && !m.a.empty();
 }
 
 }  // namespace
@@ -69,6 +82,10 @@ std::unique_ptr<Trainer> Trainer::from_model(const uint8_t* data, size_t size,
   impl->w = named_tensors(cfg, &impl->md.weights);
   impl->g = named_tensors(cfg, &impl->grad);
   impl->adam = std::make_unique<train::Adam>(params, impl->w);
+  if (params.average > 0) {  // a_0: the starting weights
+    impl->avg = impl->md.weights;
+    impl->a = named_tensors(cfg, &impl->avg);
+  }
   impl->dropout_rng = train::Rng(params.seed);
   return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
 }
@@ -123,6 +140,7 @@ bool Trainer::step(const std::vector<TrainPair>& batch, float* loss, std::string
   }
   // Clipping scales the gradient as Adam reads it: gradients() still reports it unclipped.
   m.adam->update(m.w, m.g, train::clip_coef(norm, m.params.clip));
+  if (!m.a.empty()) train::update_average(m.a, m.w, m.params.average, m.adam->steps());
   return true;
 }
 
@@ -141,8 +159,8 @@ bool Trainer::step(BatchSampler& batches, int n, std::vector<float>* losses, std
   return true;
 }
 
-bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss,
-                       std::string* error) const {
+bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss, std::string* error,
+                       TrainWeights which) const {
   std::string unused;
   if (!error) error = &unused;
   const Config& cfg = impl_->md.config;
@@ -163,7 +181,8 @@ bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss,
     }
     size_t n = 0;
     for (const TrainPair& p : part) n += p.tgt.size() + 1;
-    last = train::batch_loss<float>(cfg, impl_->md.weights, part, nullptr);
+    last = train::batch_loss<float>(cfg, averaged(*impl_, which) ? impl_->avg : impl_->md.weights,
+                                    part, nullptr);
     sum += last * double(n);
     tokens += n;
   }
@@ -184,8 +203,8 @@ std::vector<TensorGrad> Trainer::gradients() const {
 
 long Trainer::steps() const { return impl_->adam->steps(); }
 
-std::vector<uint8_t> Trainer::snapshot() const {
-  return train::write_f32_model(impl_->meta, impl_->w);
+std::vector<uint8_t> Trainer::snapshot(TrainWeights which) const {
+  return train::write_f32_model(impl_->meta, averaged(*impl_, which) ? impl_->a : impl_->w);
 }
 
 }  // namespace bl

@@ -16,11 +16,12 @@ namespace blw {
 // create()'s options, flat as JS passes them: the optimiser's and regularisation's settings
 // (bl::TrainParams, checked by the core), the batch size and one seed for the weights, the
 // dropout masks and the batches' order. The defaults are the "Train it yourself" page's recipe,
-// chosen by held-out loss at 4,500 steps (docs/training-live.md, "The recipe"): lr 5e-3 decayed
-// as 1/sqrt(t) after 1,000 steps.
+// chosen by held-out loss (docs/training-live.md, "The recipe"): lr 5e-3 decayed as 1/sqrt(t)
+// after 1,000 steps, and the weights' moving average at 0.998, which snapshot() and evaluate()
+// read unless told otherwise.
 struct TrainOptions {
   float lr = 5e-3f, clip = 1.0f, label_smoothing = 0.0f, dropout = 0.0f;
-  double lr_decay_steps = 1000;
+  double lr_decay_steps = 1000, average = 0.998;
   int batch_size = 32;
   double seed = 1;  // a JS number: an integer in 0 .. 2^53
 };
@@ -34,6 +35,7 @@ struct Fields<TrainOptions> {
       field("clip", &P::clip),                            //
       field("labelSmoothing", &P::label_smoothing),       //
       field("dropout", &P::dropout),                      //
+      field("average", &P::average),                      //
       field("batchSize", &P::batch_size),                 //
       field("seed", &P::seed));
 };
@@ -83,6 +85,7 @@ class Trainer {
     p.clip = o.clip;
     p.label_smoothing = o.label_smoothing;
     p.dropout = o.dropout;
+    p.average = o.average;
     p.seed = uint64_t(o.seed);
     auto tr = bl::Trainer::create(cfg, p.seed, p, &err);
     if (!tr) return error_object(err);
@@ -106,24 +109,29 @@ class Trainer {
   }
 
   // The held-out pairs' mean loss (no dropout or smoothing), or null when the data has none.
-  val evaluate() const {
+  // latest: the latest step's weights rather than their average.
+  val evaluate(bool latest) const {
     if (!tr_) return error_object("no model: call create() first");
     if (heldout_.empty()) return val::null();
     float loss = 0;
     std::string err;
-    if (!tr_->evaluate(heldout_, &loss, &err)) return error_object(err);
+    if (!tr_->evaluate(heldout_, &loss, &err, which(latest))) return error_object(err);
     return val(double(loss));
   }
 
-  // The current weights as an f32 model file (a Uint8Array, copied out of the heap), which
-  // createTranslator reads.
-  val snapshot() const {
+  // The averaged (or, with latest, the latest) weights as an f32 model file (a Uint8Array,
+  // copied out of the heap), which createTranslator reads.
+  val snapshot(bool latest) const {
     if (!tr_) return error_object("no model: call create() first");
-    const std::vector<uint8_t> file = tr_->snapshot();
+    const std::vector<uint8_t> file = tr_->snapshot(which(latest));
     return val(emscripten::typed_memory_view(file.size(), file.data())).call<val>("slice");
   }
 
  private:
+  static bl::TrainWeights which(bool latest) {
+    return latest ? bl::TrainWeights::latest : bl::TrainWeights::average;
+  }
+
   std::unique_ptr<bl::Trainer> tr_;
   std::unique_ptr<bl::BatchSampler> batches_;
   std::vector<bl::TrainPair> heldout_;

@@ -259,7 +259,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     assert.equal(w.checked, 'reference');
     assert.deepEqual(w.words, ["j'", 'ai', 'une', 'voiture', 'rouge', '.'], 'its rows are the reference\'s tokens');
     assert.equal(w.reference, "J'ai une voiture rouge.");
-    assert.match(w.caption, /^Step [\d,]+: attention while it reads the reference “J'ai une voiture rouge\.” word by word, as in training\. Its own translation now: “.+”$/);
+    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it reads the reference “J'ai une voiture rouge\.” word by word, as in training\. Its own translation now: “.+”$/);
     assert.ok(w.own && w.own !== '—', `its own translation is written out too: ${w.own}`);
     assert.equal(w.flip, w.flipOfCells, 'data-flip is the drawn rows\' flip');
     const firstSteps = w.steps;
@@ -269,7 +269,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.check('[data-role="view"][value="own"]');
     w = await watched(page);
     assert.equal(w.view, 'own');
-    assert.match(w.caption, /^Step [\d,]+: attention while it writes its own translation: “.+” The reference: “J'ai une voiture rouge\.”$/);
+    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it writes its own translation: “.+” The reference: “J'ai une voiture rouge\.”$/);
     assert.ok(w.spellsOwn, `the rows ${JSON.stringify(w.words)} are its translation ${w.own}`);
     assert.equal(w.flip, w.flipOfCells, 'data-flip is computed on the view on show');
     const own = w;
@@ -455,12 +455,14 @@ describe('train.html', { timeout: 900_000 }, () => {
     assert.equal(await page.textContent($('pause')), '继续');
     assert.match(await page.textContent($('stats')), /步/);
     assert.match(await page.textContent($('scrubber-value')), /^第 \d+ 个矩阵/);
-    assert.match(await page.textContent('[data-role="watched-caption"]'), /^第 [\d,]+ 步：它像训练时一样逐词读参考译文“J'ai une voiture rouge\.”时的注意力。/);
+    assert.match(await page.textContent('[data-role="average-note"]'), /本页其余的一切.*读的都是这些权重在最近若干步上的滑动平均/);
+    assert.match(await page.textContent('[data-role="watched-caption"]'), /^第 [\d,]+ 步（平均权重）：它像训练时一样逐词读参考译文“J'ai une voiture rouge\.”时的注意力。/);
     assert.deepEqual(await page.$$eval('[data-role="view"] + span', (s) => s.map((e) => e.textContent)), ['读参考译文时', '它自己的译文']);
     await page.screenshot({ path: artifact('train-zh.png'), fullPage: true });
     await page.click($('lang'));
     assert.equal(await page.textContent($('pause')), 'Resume');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match(await page.textContent('[data-role="average-note"]'), /^Training updates the weights after every batch.*reads their running average over the recent steps/);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

@@ -83,6 +83,7 @@ test('--help, and bad arguments exit 2 with the usage', () => {
     [['--seconds', '5', '--out', 'x', '--seed', '-1'], /bad --seed "-1"/],
     [['--seconds', '5', '--out', 'x', '--steps', '1.5'], /bad --steps "1.5"/],
     [['--seconds', '5', '--out', 'x', '--lr', 'fast'], /bad --lr "fast"/],
+    [['--seconds', '5', '--out', 'x', '--average', '1'], /bad --average "1": want a number in \[0, 1\)/],
     [['--seconds', '5', '--out', 'x', '--epochs', '3'], /unknown argument "--epochs"/],
     [['--seconds'], /--seconds needs a value/],
   ]) {
@@ -93,4 +94,6 @@ test('--help, and bad arguments exit 2 with the usage', () => {
   }
   assert.deepEqual(parseArgs(['--seconds=2.5', '--out=m', '--json', '--scoring', 'none', '--seed', '7']),
     { seconds: 2.5, out: 'm', json: true, help: false, scoring: 'none', seed: 7 });
+  assert.deepEqual(parseArgs(['--seconds', '1', '--out', 'm', '--average', '0']),
+    { seconds: 1, out: 'm', json: false, help: false, average: 0 });
 });

@@ -27,8 +27,8 @@ for (const variant of WASM) {
     assert.equal(epochs, 20); // 15 pairs in batches of 4: 4 batches an epoch
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     assert.ok(mean(losses.slice(-8)) < 0.5 * mean(losses.slice(0, 8)), `${losses[0]} -> ${losses.at(-1)}`);
-    runs[variant] = losses;
     const file = tr.snapshot();
+    runs[variant] = { losses, average: file, latest: tr.snapshot({ weights: 'latest' }) };
     assert.ok(file instanceof Uint8Array && file.byteLength > 1000);
     const t = await createTranslator({ model: file, simd: variant === 'wasm-simd' });
     const out = t.translate('The cat is black.');
@@ -42,7 +42,32 @@ for (const variant of WASM) {
 
 test('both wasm variants train to the same bits', (t) => {
   if (WASM.length < 2 || !runs['wasm-simd'] || !runs['wasm-scalar']) return t.skip('needs both variants');
-  assert.deepEqual(runs['wasm-simd'], runs['wasm-scalar']);
+  assert.deepEqual(runs['wasm-simd'].losses, runs['wasm-scalar'].losses);
+  assert.deepEqual(runs['wasm-simd'].average, runs['wasm-scalar'].average, 'the same averaged weights');
+  assert.deepEqual(runs['wasm-simd'].latest, runs['wasm-scalar'].latest);
+});
+
+test('average: snapshot() and evaluate() read the moving average by default, the latest weights when asked; 0 keeps none', async () => {
+  const make = (extra) => createTrainer({ data: DATA, config: CONFIG, ...SETTINGS, ...extra });
+  const [byDefault, off, half] = await Promise.all([make({}), make({ average: 0 }), make({ average: 0.5 })]);
+  for (const t of [byDefault, off, half]) t.step(30);
+  // The same steps whatever the average: training reads only the latest weights.
+  assert.deepEqual(byDefault.snapshot({ weights: 'latest' }), off.snapshot({ weights: 'latest' }));
+  assert.deepEqual(half.snapshot({ weights: 'latest' }), off.snapshot());
+  assert.deepEqual(off.snapshot({ weights: 'average' }), off.snapshot(), 'no average: the latest weights');
+  assert.equal(off.evaluate(), off.evaluate({ weights: 'latest' }));
+  for (const t of [byDefault, half]) {
+    assert.notDeepEqual(t.snapshot(), t.snapshot({ weights: 'latest' }));
+    assert.notEqual(t.evaluate(), t.evaluate({ weights: 'latest' }));
+  }
+  assert.notDeepEqual(byDefault.snapshot(), half.snapshot(), 'the default decay is not 0.5');
+  // The averaged file is a model like any other.
+  const tr = await createTranslator({ model: byDefault.snapshot() });
+  assert.ok(tr.translate('The cat is black.').targetTokens.length > 0);
+  tr.dispose();
+  assert.throws(() => off.snapshot({ weights: 'mean' }), /snapshot\(\): weights must be 'average' or 'latest'/);
+  assert.throws(() => off.evaluate('latest'), /evaluate\(\): options must be an object/);
+  for (const t of [byDefault, off, half]) t.dispose();
 });
 
 test('lrDecaySteps: the first D steps as with a constant lr, then another course; the default is the page\'s 1,000', async () => {
@@ -69,6 +94,8 @@ test('bad inputs get clear errors', async () => {
   await assert.rejects(createTrainer({ data, lrDecaySteps: -1 }), /lr_decay_steps -1.* is out of range/);
   await assert.rejects(createTrainer({ data, lrDecaySteps: 2e9 }), /lr_decay_steps .* is out of range/);
   await assert.rejects(createTrainer({ data, seed: 1.5 }), /seed must be an integer/);
+  await assert.rejects(createTrainer({ data, average: '0.9' }), /average must be a number/);
+  for (const average of [-0.1, 1, 2]) await assert.rejects(createTrainer({ data, average }), /average .* is out of range \(0 <= average < 1\)/);
   const tr = await createTrainer({ data, config: CONFIG });
   assert.throws(() => tr.step(0), /n must be an integer in 1\.\.10000/);
   tr.dispose();

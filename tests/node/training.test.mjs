@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { createTranslator, startTraining } from '../../web/lib/bahdanau.js';
+import { createTrainer, createTranslator, startTraining } from '../../web/lib/bahdanau.js';
 import { WATCH, pairViews, watchOptions } from '../../web/train/watch.js';
 import { ROOT, ensureEngines } from './helpers.mjs';
 
@@ -102,6 +102,25 @@ test('a run trains in its worker, reports, pauses, resumes, measures and transla
   await assert.rejects(run.snapshot(), /disposed/);
   assert.deepEqual(states.slice(0, 4), ['loading', 'training', 'paused', 'training']);
   assert.equal(states.at(-1), 'stopped');
+});
+
+test('measures, snapshots and translations read the averaged weights, as createTrainer does after as many steps', async () => {
+  const run = start({ ...BASE, measureMs: 0, maxSteps: 40 });
+  await next(run, 'state', (e) => e.state === 'stopped');
+  const [m, file] = [await run.measureNow(), await run.snapshot()];
+  assert.equal(m.steps, 40);
+  const { data, config, lr, batchSize, seed } = BASE;
+  const tr = await createTrainer({ data, config, lr, batchSize, seed });
+  tr.step(40);
+  assert.equal(m.heldoutLoss, tr.evaluate());
+  assert.deepEqual(file, tr.snapshot());
+  assert.notEqual(m.heldoutLoss, tr.evaluate({ weights: 'latest' }), 'not the latest weights');
+  assert.notDeepEqual(file, tr.snapshot({ weights: 'latest' }));
+  const t = await createTranslator({ model: file });
+  assert.deepEqual((await run.translate('The dog is white.')).attention, t.translate('The dog is white.').attention);
+  t.dispose();
+  tr.dispose();
+  run.dispose();
 });
 
 test('align(): forced decoding through a given French on the current weights, the rows a measure reports', async () => {

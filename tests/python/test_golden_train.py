@@ -39,4 +39,11 @@ def test_every_parameter_has_a_gradient_and_the_batch_is_padded():
         # smoothing changes the case: the C++ test would notice it being ignored
         assert m["smoothed"]["loss"] != m["loss"] and m["smoothed"]["grads"] != m["grads"]
         assert len(m["adam_losses"]) == golden_train.ADAM_STEPS
+        if m["model"].removesuffix("-f32.safetensors") in golden_train.AVERAGED:
+            avg = m["average"]
+            assert avg["decay"] == golden_train.AVERAGE
+            assert sorted(avg["weights"]) == sorted(tensors)
+            assert all(len(avg["weights"][n]) == tensors[n].size for n in tensors)
+            assert avg["loss"] != m["loss"]  # the averaged model is not the starting one
+    assert sum("average" in m for m in doc["models"]) == len(golden_train.AVERAGED)
     assert os.path.getsize(os.path.join(FIX, golden_train.OUT)) < 1 << 20

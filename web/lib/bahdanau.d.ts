@@ -376,8 +376,15 @@ export interface TrainerOptions {
   seed?: number;
   /** In [0, 1), both 0 by default. */
   dropout?: number; labelSmoothing?: number;
+  /** The decay of the weights' moving average, in [0, 1) (default 0.998; 0: none): after step t, a = d a + (1 - d) w with d = min(average, (1 + t) / (10 + t)). evaluate() and snapshot() read it unless given {weights: 'latest'}. */
+  average?: number;
   simd?: 'auto' | boolean;
   dist?: string | URL;
+}
+
+/** Which weights a trainer reads: their moving average (the default; the latest weights when average is 0) or the latest step's. */
+export interface TrainerWeightsOptions {
+  weights?: 'average' | 'latest';
 }
 
 export interface TrainStepReport {
@@ -392,9 +399,9 @@ export interface Trainer {
   /** n (1..10,000) steps on the next n batches; runs on the calling thread (use a worker in a page). */
   step(n?: number): TrainStepReport;
   /** The held-out pairs' mean loss (no dropout, no smoothing), or null without held-out pairs. */
-  evaluate(): number | null;
-  /** The current weights as an f32 model file, which createTranslator({model}) reads. */
-  snapshot(): Uint8Array;
+  evaluate(options?: TrainerWeightsOptions): number | null;
+  /** The weights (averaged unless told otherwise) as an f32 model file, which createTranslator({model}) reads. */
+  snapshot(options?: TrainerWeightsOptions): Uint8Array;
   /** Frees the C++ side; idempotent. Later calls throw. */
   dispose(): void;
 }

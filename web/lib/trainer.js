@@ -6,6 +6,7 @@
 //   const { losses, steps, epochs } = tr.step(50);  // 50 Adam steps on the next 50 batches
 //   tr.evaluate();                                   // the held-out pairs' mean loss, or null
 //   const file = tr.snapshot();                      // an f32 model file: createTranslator({model: file})
+//   tr.snapshot({ weights: 'latest' });              // the last step's weights, not their average
 //   tr.dispose();
 //
 // data: the training data file (docs/training-core.md; scripts/train-data writes it) as bytes
@@ -13,7 +14,10 @@
 // web/data/train-en-fr.bin is (inflated here, so that any static host sends a quarter of it). config: the model's sizes and kinds
 // as TrainConfig's JSON form ({decoder, scoring, emb, enc_hidden, dec_hidden, attn,
 // max_src_len, max_tgt_len}); the vocabularies come from the data. lr, clip, batchSize, seed,
-// dropout, labelSmoothing: numbers, the core checks their ranges. step() runs on the calling
+// dropout, labelSmoothing, average: numbers, the core checks their ranges. average (default
+// 0.998; 0 for none) is the decay of the weights' moving average (docs/training-core.md,
+// "Averaged weights"), which evaluate() and snapshot() read unless given {weights: 'latest'}:
+// a young model's latest weights waver with its last batches, their average is steadier. step() runs on the calling
 // thread: a page runs the trainer in a Web Worker, so that the tab stays responsive.
 
 import { checkInt, describe, optionsArg } from './args.js';
@@ -24,7 +28,7 @@ import { unwrap } from './native.js';
 
 const MAX_DATA_BYTES = 64 * 2 ** 20; // the parser's own bound (src/core/train_data.cpp)
 // createTrainer's numeric options; train-worker.js passes on the same list.
-export const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
+export const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing', 'average'];
 
 export async function createTrainer(options) {
   const opts = optionsArg(options, 'createTrainer');
@@ -133,17 +137,30 @@ class Trainer {
     return unwrap(native.step(n), 'step(): ');
   }
 
-  // -> the held-out pairs' mean loss per target token (no dropout, no smoothing), or null
-  evaluate() {
-    return unwrap(this.#native('evaluate').evaluate(), 'evaluate(): ');
+  // -> the held-out pairs' mean loss per target token (no dropout, no smoothing), or null.
+  // options.weights: 'average' (default) or 'latest', as for snapshot().
+  evaluate(options) {
+    const latest = latestArg(options, 'evaluate');
+    return unwrap(this.#native('evaluate').evaluate(latest), 'evaluate(): ');
   }
 
-  // -> Uint8Array: the current weights as an f32 model file
-  snapshot() {
-    return unwrap(this.#native('snapshot').snapshot(), 'snapshot(): ');
+  // -> Uint8Array: the weights as an f32 model file. options.weights: 'average' (default: the
+  // moving average of the weights, which is the latest weights when average is 0) or 'latest'.
+  snapshot(options) {
+    const latest = latestArg(options, 'snapshot');
+    return unwrap(this.#native('snapshot').snapshot(latest), 'snapshot(): ');
   }
 
   dispose() {
     release(this.#rec);
   }
+}
+
+// {weights: 'average' | 'latest'} (or nothing) -> whether the latest weights are asked for.
+function latestArg(options, method) {
+  const { weights = 'average' } = optionsArg(options, method);
+  if (weights !== 'average' && weights !== 'latest') {
+    throw new TypeError(`${method}(): weights must be 'average' or 'latest', got ${describe(weights)}`);
+  }
+  return weights === 'latest';
 }

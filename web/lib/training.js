@@ -70,7 +70,7 @@ export const TRAIN_DATA_URL = new URL('../data/train-en-fr.bin', import.meta.url
 export const TRAIN_GOLD_URL = new URL('../data/train-en-fr-gold.json', import.meta.url);
 
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
-const NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing'];
+const NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing', 'average'];
 const KNOWN = new Set([...NUMBERS, 'data', 'config', 'simd', 'dist', 'preset', 'scoring', 'gold',
   'watch', 'reportMs', 'measureMs', 'maxSeconds', 'maxSteps', 'worker']);
 

@@ -1,0 +1,126 @@
+// The weights' moving average against the latest weights, on the "Train it yourself" page's
+// model and recipe (issue 25; docs/training-live.md, "The averaged weights"): one run per seed,
+// trained once, each checkpoint measured twice, on snapshot() and on snapshot({weights:
+// 'latest'}), so the two columns come from the same steps. Per checkpoint: the held-out loss
+// (the choice was made by it), the alignment accuracy on the bundled gold pairs and the red car's
+// flip (reported, not chosen by: the gold pairs are a test set).
+//
+//   node scripts/lib/train-average.mjs [--seeds 1,2,3] [--from 1500] [--to 5700] [--every 300]
+//                                      [--average 0.998] [--json]
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+
+import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
+import { alignmentMeasure } from '../../web/lib/train-measure.js';
+import { findFlip } from '../../web/train/flip.js';
+import { WATCH, fromAlignment } from '../../web/train/watch.js';
+import { ensureBuilt } from './engines.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DATA = path.join(ROOT, 'web', 'data', 'train-en-fr.bin');
+const GOLD = path.join(ROOT, 'web', 'data', 'train-en-fr-gold.json');
+
+// One model file's measures: held-out loss from the trainer, the rest through a translator.
+async function measure(trainer, weights, gold, watched) {
+  const heldout = trainer.evaluate({ weights });
+  const tr = await createTranslator({ model: trainer.snapshot({ weights }) });
+  try {
+    const alignment = alignmentMeasure(gold.map((g) => ({
+      rows: tr.align(g.en, g.fr).steps.slice(0, -1).map((s) => s.alpha),
+      sourceLength: g.enTokens.length, sure: g.sure, possible: g.possible ?? [],
+    })));
+    const { source, reference } = watched;
+    const flip = findFlip(fromAlignment(source, reference, tr.align(source, reference))) !== null;
+    return { heldout, accuracy: alignment.accuracy, offDiagonal: alignment.offDiagonal, flip };
+  } finally {
+    tr.dispose();
+  }
+}
+
+// -> [{seed, steps, average: measures, latest: measures}], checkpoints from..to every `every`.
+// data, gold (pairs with enTokens), config, settings: another bundle, model or recipe (tests).
+export async function compareAverage({
+  seeds = [1, 2, 3], from = 1500, to = 5700, every = 300, average = 0.998, onRow = () => {},
+  data = DATA, gold = JSON.parse(readFileSync(GOLD, 'utf8')).pairs, config = TRAIN_PRESETS.small, settings = {},
+  watch = WATCH[0],
+} = {}) {
+  const rows = [];
+  for (const seed of seeds) {
+    const trainer = await createTrainer({ data, config, ...settings, seed, average });
+    try {
+      let steps = 0;
+      for (let at = from; at <= to; at += every) {
+        while (steps < at) steps = trainer.step(Math.min(1000, at - steps)).steps;
+        const row = { seed, steps, average: await measure(trainer, 'average', gold, watch), latest: await measure(trainer, 'latest', gold, watch) };
+        rows.push(row);
+        onRow(row);
+      }
+    } finally {
+      trainer.dispose();
+    }
+  }
+  return rows;
+}
+
+// Per checkpoint step: the mean over seeds of each measure, and in how many seeds the flip shows.
+export function summarize(rows) {
+  const bySteps = new Map();
+  for (const r of rows) bySteps.set(r.steps, [...(bySteps.get(r.steps) ?? []), r]);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return [...bySteps].map(([steps, rs]) => ({
+    steps,
+    runs: rs.length,
+    ...Object.fromEntries(['average', 'latest'].map((w) => [w, {
+      heldout: mean(rs.map((r) => r[w].heldout)),
+      accuracy: mean(rs.map((r) => r[w].accuracy)),
+      offDiagonal: mean(rs.map((r) => r[w].offDiagonal)),
+      flips: rs.filter((r) => r[w].flip).length,
+    }])),
+  }));
+}
+
+function parseArgs(argv) {
+  const o = { json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') o.json = true;
+    else if (a === '--seeds') o.seeds = argv[++i].split(',').map(Number);
+    else if (['--from', '--to', '--every', '--average'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
+    else throw new Error(`unknown argument ${JSON.stringify(a)}`);
+  }
+  for (const k of ['from', 'to', 'every']) {
+    if (o[k] !== undefined && !(Number.isInteger(o[k]) && o[k] > 0)) throw new Error(`--${k} wants a positive integer`);
+  }
+  if (o.seeds && !o.seeds.every((s) => Number.isInteger(s) && s >= 0)) throw new Error('--seeds wants integers, comma-separated');
+  if (o.average !== undefined && !(o.average > 0 && o.average < 1)) throw new Error('--average wants a number in (0, 1)');
+  return o;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`train-average: ${e.message}`);
+    process.exit(2);
+  }
+  ensureBuilt('wasm-simd');
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const line = (w) => `loss ${w.heldout.toFixed(4)}  gold ${pct(w.accuracy)}  off ${pct(w.offDiagonal)}  flip ${w.flip ? 'yes' : 'no '}`;
+  const rows = await compareAverage({
+    ...args,
+    onRow: (r) => args.json || console.log(`seed ${r.seed} step ${String(r.steps).padStart(5)}  average: ${line(r.average)}  |  latest: ${line(r.latest)}`),
+  });
+  const sum = summarize(rows);
+  if (args.json) {
+    console.log(JSON.stringify({ rows, summary: sum }));
+  } else {
+    console.log('\nsteps  runs  held-out loss (average / latest)  gold  off-diagonal  red car flips (average / latest)');
+    for (const s of sum) {
+      console.log(`${String(s.steps).padStart(5)}  ${s.runs}  ${s.average.heldout.toFixed(3)} / ${s.latest.heldout.toFixed(3)}  ` +
+        `${pct(s.average.accuracy)} / ${pct(s.latest.accuracy)}  ${pct(s.average.offDiagonal)} / ${pct(s.latest.offDiagonal)}  ` +
+        `${s.average.flips} / ${s.latest.flips}`);
+    }
+  }
+}
