@@ -34,7 +34,7 @@ a non-finite loss still writes the weights it had before that step), 2 for bad a
 const VALUE_FLAGS = ['--seconds', '--out', '--scoring', '--preset', '--seed', '--steps', '--lr', '--average', '--data', '--gold'];
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
 
-// -> {seconds, out, json, scoring, preset, seed, steps, lr, data, gold, help}. Throws an Error
+// -> {seconds, out, json, scoring, preset, seed, steps, lr, average, data, gold, help}. Throws an Error
 // whose message says what is wrong with argv.
 export function parseArgs(argv) {
   const o = { json: false, help: false };

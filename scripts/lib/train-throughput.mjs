@@ -146,7 +146,7 @@ export function trainThroughputTable(r) {
   const s = r.settings;
   const lines = [
     `Training throughput (issue 25): model ${JSON.stringify(s.config)}, batch ${s.batchSize}, ` +
-      `lr ${s.lr} (decay after ${s.lrDecaySteps} steps), weights averaged at ${s.average}, clip ${s.clip}, ` +
+      `lr ${s.lr} (decay after ${s.lrDecaySteps} steps), weights averaged at ${s.average} (an engine built before the average ignores it), clip ${s.clip}, ` +
       `${s.rounds} rounds of ${s.steps} steps each, interleaved, after ${s.warm} warm-up steps; ` +
       `load (1-min average) ${r.load.before.toFixed(2)} at the start, ${r.load.after.toFixed(2)} at the end, ` +
       `on ${r.load.cpus} CPUs`,

@@ -129,6 +129,8 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--serve", action="store_true")
     args = ap.parse_args(argv)
+    if not 0 <= args.average < 1:
+        ap.error(f"--average {args.average}: want a number in [0, 1)")
     torch.set_num_threads(1)
     src_vocab, tgt_vocab, train = read_data(args.data)
     # bl::TrainConfig's defaults (src/bahdanau_train.h), no dropout: the trainer's default.

@@ -145,6 +145,12 @@ TEST(TrainAverage, StartsAtTheStartingWeightsAndSkipsFailedSteps) {
   ASSERT_TRUE(t);
   const auto start = t->snapshot();
   EXPECT_EQ(t->snapshot(bl::TrainWeights::average), start);
+  // Quantized files start the average from their dequantized weights, as training does.
+  for (const char* name : {"tiny-additive-int8.safetensors", "tiny16-additive-cgru-q4.safetensors"}) {
+    auto q = trainer(name, p);
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->snapshot(bl::TrainWeights::average), q->snapshot()) << name;
+  }
   std::string err;
   EXPECT_FALSE(t->step({{{4, 999}, {7}}}, nullptr, &err));  // a source id outside the vocabulary
   EXPECT_EQ(t->snapshot(bl::TrainWeights::average), start);

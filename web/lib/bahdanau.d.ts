@@ -527,11 +527,11 @@ export interface TrainingRun {
   resume(): Promise<void>;
   /** Fresh weights, with newOptions or the same ones; it stays paused if it was. */
   reset(newOptions?: TrainingOptions | null): Promise<void>;
-  /** The current weights as an f32 model file, which createTranslator({model}) reads. */
+  /** The averaged weights (`average`; the latest ones when it is 0) as an f32 model file, which createTranslator({model}) reads. */
   snapshot(): Promise<Uint8Array>;
-  /** Greedy translation with the current weights. */
+  /** Greedy translation with the averaged weights. */
   translate(text: string): Promise<Translation>;
-  /** Forced decoding through target with the current weights (fed word by word, as in training): align()'s result. */
+  /** Forced decoding through target with the averaged weights (fed word by word, as in training): align()'s result. */
   align(source: string, target: string): Promise<Alignment>;
   measureNow(): Promise<TrainingMeasure>;
   /** Ends the worker; later calls reject. */

@@ -1,7 +1,8 @@
 // The training loop of startTraining (web/lib/training.js), in its own thread: a module Web
 // Worker in the browser, a worker_threads Worker in Node, the same file for both. It owns one
 // createTrainer (trainer.js) and, for measures and translations, a translator made from the
-// trainer's latest snapshot.
+// trainer's snapshot of its averaged weights (createTrainer's average; the latest weights when
+// it is 0).
 //
 // It runs step(k) in chunks of about CHUNK_MS and yields to its message queue between them, so a
 // pause, reset or snapshot waits for one chunk at most. Messages (training.js is the other side):
@@ -175,7 +176,7 @@ async function measureAndPost() {
   }
 }
 
-// A translator on the current weights, made again only when a step has been made since. One
+// A translator on the averaged weights, made again only when a step has been made since. One
 // promise per snapshot, so a measure and a translate() asked at once share it; the one before
 // is disposed once its users, which read it synchronously after their await, are done.
 function view() {

@@ -21,7 +21,7 @@
 //
 // The contract (bahdanau.d.ts types it):
 // - options: createTrainer's (data, config, lr, lrDecaySteps, clip, batchSize, seed, dropout,
-//   labelSmoothing, simd, dist), and
+//   labelSmoothing, average, simd, dist), and
 //   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (phones; 32, 64, 32); config
 //     overrides its fields. scoring: 'additive' | 'scaled_dot' | 'none', config.scoring's
 //     shorthand. data: default the bundled web/data/train-en-fr.bin (TRAIN_DATA_URL).
@@ -49,7 +49,8 @@
 //   Promise<Uint8Array>, run.translate(text) -> Promise<Translation>, run.align(source,
 //   target) -> Promise<Alignment> (forced decoding through target: the attention the model
 //   gives a given translation, word by word, as training feeds it), run.measureNow() ->
-//   Promise<measure>, all on the current weights. run.ready: a Promise that resolves once the
+//   Promise<measure>, all on the weights' moving average (average; the latest weights when it
+//   is 0), as the measures' held-out loss is. run.ready: a Promise that resolves once the
 //   first run has loaded and rejects with its error. run.state; run.dispose() ends the worker
 //   (state 'stopped', reason 'disposed'); in Node a live run keeps the process running until then.
 // - Bad options of the wrong type or value throw at once (TypeError, RangeError); what only the
