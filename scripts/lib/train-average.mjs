@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 
 import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
-import { alignmentMeasure } from '../../web/lib/train-measure.js';
+import { goldAlignment } from '../../web/lib/train-measure.js';
 import { findFlip } from '../../web/train/flip.js';
 import { WATCH, fromAlignment } from '../../web/train/watch.js';
 import { ensureBuilt } from './engines.mjs';
@@ -26,10 +26,7 @@ async function measure(trainer, weights, gold, watched) {
   const heldout = trainer.evaluate({ weights });
   const tr = await createTranslator({ model: trainer.snapshot({ weights }) });
   try {
-    const alignment = alignmentMeasure(gold.map((g) => ({
-      rows: tr.align(g.en, g.fr).steps.slice(0, -1).map((s) => s.alpha),
-      sourceLength: g.enTokens.length, sure: g.sure, possible: g.possible ?? [],
-    })));
+    const alignment = goldAlignment(tr, gold);
     const { source, reference } = watched;
     const flip = findFlip(fromAlignment(source, reference, tr.align(source, reference))) !== null;
     return { heldout, accuracy: alignment.accuracy, offDiagonal: alignment.offDiagonal, flip };

@@ -164,6 +164,7 @@ bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss, std::st
   std::string unused;
   if (!error) error = &unused;
   const Config& cfg = impl_->md.config;
+  const Weights& w = averaged(*impl_, which) ? impl_->avg : impl_->md.weights;
   if (pairs.empty()) {
     *error = "evaluate: no pairs";
     return false;
@@ -181,8 +182,7 @@ bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss, std::st
     }
     size_t n = 0;
     for (const TrainPair& p : part) n += p.tgt.size() + 1;
-    last = train::batch_loss<float>(cfg, averaged(*impl_, which) ? impl_->avg : impl_->md.weights,
-                                    part, nullptr);
+    last = train::batch_loss<float>(cfg, w, part, nullptr);
     sum += last * double(n);
     tokens += n;
   }

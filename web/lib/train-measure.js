@@ -32,6 +32,16 @@ export function diagonal(i, m, n) {
   return m <= 1 ? 0 : Math.floor((i * (n - 1)) / (m - 1) + 0.5);
 }
 
+// alignmentMeasure of a translator's forced decoding of every gold pair: what a run's measure
+// reports (train-worker.js) and scripts/lib/train-average.mjs compares. translator: anything
+// with createTranslator's align(); gold: pairs with en, fr, enTokens, sure and possible links.
+export function goldAlignment(translator, gold) {
+  return alignmentMeasure(gold.map((g) => ({
+    rows: translator.align(g.en, g.fr).steps.slice(0, -1).map((s) => s.alpha), // '</s>' row out
+    sourceLength: g.enTokens.length, sure: g.sure, possible: g.possible ?? [],
+  })));
+}
+
 function entropyBits(row) {
   let h = 0;
   for (const p of row) if (p > 0) h -= p * Math.log2(p);

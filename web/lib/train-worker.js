@@ -16,7 +16,7 @@
 
 import { createTranslator } from './bahdanau.js';
 import { isNode, nextTask } from './env.js';
-import { alignmentMeasure } from './train-measure.js';
+import { goldAlignment } from './train-measure.js';
 import { OPTION_NUMBERS, createTrainer, readSource } from './trainer.js';
 
 // Long enough that the per-chunk costs (a message turn, the Embind call) vanish, short enough
@@ -200,10 +200,7 @@ async function measure() {
   // A model without attention has no rows to read: its alignment is null, not an error.
   let alignment = null;
   if (run.gold?.length && tr.info().scoring !== 'none') {
-    alignment = alignmentMeasure(run.gold.map((g) => ({
-      rows: tr.align(g.en, g.fr).steps.slice(0, -1).map((s) => s.alpha), // '</s>' row out
-      sourceLength: g.enTokens.length, sure: g.sure, possible: g.possible,
-    })));
+    alignment = goldAlignment(tr, run.gold);
   }
   const watched = run.options.watch.map(({ source, target }) => {
     if (target === undefined || target === null) {

@@ -27,7 +27,7 @@ import { chooseVariant, loadVariant } from './loader.js';
 import { unwrap } from './native.js';
 
 const MAX_DATA_BYTES = 64 * 2 ** 20; // the parser's own bound (src/core/train_data.cpp)
-// createTrainer's numeric options; train-worker.js passes on the same list.
+// createTrainer's numeric options; training.js checks and train-worker.js passes on the same list.
 export const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing', 'average'];
 
 export async function createTrainer(options) {

@@ -62,6 +62,7 @@
 
 import { describe } from './args.js';
 import { isNode } from './env.js';
+import { OPTION_NUMBERS as NUMBERS } from './trainer.js';
 
 export const TRAIN_PRESETS = Object.freeze({
   small: Object.freeze({ emb: 64, enc_hidden: 128, dec_hidden: 128, attn: 128 }),
@@ -71,7 +72,6 @@ export const TRAIN_DATA_URL = new URL('../data/train-en-fr.bin', import.meta.url
 export const TRAIN_GOLD_URL = new URL('../data/train-en-fr-gold.json', import.meta.url);
 
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
-const NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed', 'dropout', 'labelSmoothing', 'average'];
 const KNOWN = new Set([...NUMBERS, 'data', 'config', 'simd', 'dist', 'preset', 'scoring', 'gold',
   'watch', 'reportMs', 'measureMs', 'maxSeconds', 'maxSteps', 'worker']);
 
