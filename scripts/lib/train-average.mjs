@@ -15,11 +15,14 @@ import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/ba
 import { goldAlignment } from '../../web/lib/train-measure.js';
 import { findFlip } from '../../web/train/flip.js';
 import { WATCH, fromAlignment } from '../../web/train/watch.js';
+import { argsOrExit, parseCheckpointArgs } from './checkpoint-args.mjs';
 import { ensureBuilt } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DATA = path.join(ROOT, 'web', 'data', 'train-en-fr.bin');
 const GOLD = path.join(ROOT, 'web', 'data', 'train-en-fr-gold.json');
+// The sentence whose flip docs/training-live.md's table counts (the page's default then).
+const RED_CAR = WATCH.find((w) => w.source === 'I have a red car.');
 
 // One model file's measures: held-out loss from the trainer, the rest through a translator.
 async function measure(trainer, weights, gold, watched) {
@@ -40,7 +43,7 @@ async function measure(trainer, weights, gold, watched) {
 export async function compareAverage({
   seeds = [1, 2, 3], from = 1500, to = 5700, every = 300, average = 0.998, onRow = () => {},
   data = DATA, gold = JSON.parse(readFileSync(GOLD, 'utf8')).pairs, config = TRAIN_PRESETS.small, settings = {},
-  watch = WATCH[0],
+  watch = RED_CAR,
 } = {}) {
   const rows = [];
   for (const seed of seeds) {
@@ -77,31 +80,18 @@ export function summarize(rows) {
   }));
 }
 
-function parseArgs(argv) {
-  const o = { json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json') o.json = true;
-    else if (a === '--seeds') o.seeds = argv[++i].split(',').map(Number);
-    else if (['--from', '--to', '--every', '--average'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
-    else throw new Error(`unknown argument ${JSON.stringify(a)}`);
-  }
-  for (const k of ['from', 'to', 'every']) {
-    if (o[k] !== undefined && !(Number.isInteger(o[k]) && o[k] > 0)) throw new Error(`--${k} wants a positive integer`);
-  }
-  if (o.seeds && !o.seeds.every((s) => Number.isInteger(s) && s >= 0)) throw new Error('--seeds wants integers, comma-separated');
-  if (o.average !== undefined && !(o.average > 0 && o.average < 1)) throw new Error('--average wants a number in (0, 1)');
-  return o;
+export function parseArgs(argv) {
+  return parseCheckpointArgs(argv, {
+    average: (raw) => {
+      const x = Number(raw);
+      if (!(x > 0 && x < 1)) throw new Error('--average wants a number in (0, 1)');
+      return x;
+    },
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  let args;
-  try {
-    args = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`train-average: ${e.message}`);
-    process.exit(2);
-  }
+  const args = argsOrExit('train-average', parseArgs);
   ensureBuilt('wasm-simd');
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   const line = (w) => `loss ${w.heldout.toFixed(4)}  gold ${pct(w.accuracy)}  off ${pct(w.offDiagonal)}  flip ${w.flip ? 'yes' : 'no '}`;

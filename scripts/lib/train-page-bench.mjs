@@ -13,8 +13,8 @@
 //   - after `minutes` of training (default 3) of the page's default model (small, additive):
 //     the gold alignment accuracy (goal >= 75%) and the off-diagonal accuracy (goal >= 45%)
 //     of the latest measurement, exactly as the page holds them (its curves table's
-//     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (I have
-//     a red car.; web/train/watch.js) is visible in its latest matrix (web/train/flip.js), in the
+//     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (It is
+//     my favorite book.; web/train/watch.js) is visible in its latest matrix (web/train/flip.js), in the
 //     page's default view (the model reading the reference, as in training), with what its own
 //     translation writes and whether that view flips too (the page's other view, switched to
 //     and back as a reader would).

@@ -245,7 +245,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     assert.equal(Number(await page.getAttribute($('watched'), 'data-steps')), latest);
     assert.equal(await page.isChecked($('follow')), true);
     // Another watched sentence: the same record, its own matrix.
-    await page.selectOption($('watch'), '1');
+    await page.selectOption($('watch'), '2');
     assert.equal(await page.getAttribute($('watched'), 'data-source'), 'The black cat is sleeping.');
     assert.deepEqual(page.problems, []);
     await page.close();
@@ -257,9 +257,9 @@ describe('train.html', { timeout: 900_000 }, () => {
     let w = await watched(page);
     assert.equal(w.view, 'reference', 'the first matrix reads the reference');
     assert.equal(w.checked, 'reference');
-    assert.deepEqual(w.words, ["j'", 'ai', 'une', 'voiture', 'rouge', '.'], 'its rows are the reference\'s tokens');
-    assert.equal(w.reference, "J'ai une voiture rouge.");
-    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it reads the reference “J'ai une voiture rouge\.” word by word, as in training\. Its own translation now: “.+”$/);
+    assert.deepEqual(w.words, ["c'", 'est', 'mon', 'livre', 'préféré', '.'], 'its rows are the reference\'s tokens');
+    assert.equal(w.reference, "C'est mon livre préféré.");
+    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it reads the reference “C'est mon livre préféré\.” word by word, as in training\. Its own translation now: “.+”$/);
     assert.ok(w.own && w.own !== '—', `its own translation is written out too: ${w.own}`);
     assert.equal(w.flip, w.flipOfCells, 'data-flip is the drawn rows\' flip');
     const firstSteps = w.steps;
@@ -269,7 +269,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.check('[data-role="view"][value="own"]');
     w = await watched(page);
     assert.equal(w.view, 'own');
-    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it writes its own translation: “.+” The reference: “J'ai une voiture rouge\.”$/);
+    assert.match(w.caption, /^Step [\d,]+, averaged weights: attention while it writes its own translation: “.+” The reference: “C'est mon livre préféré\.”$/);
     assert.ok(w.spellsOwn, `the rows ${JSON.stringify(w.words)} are its translation ${w.own}`);
     assert.equal(w.flip, w.flipOfCells, 'data-flip is computed on the view on show');
     const own = w;
@@ -287,13 +287,13 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.focus('[data-role="view"]:checked');
     await page.keyboard.press('ArrowLeft');
     w = await watched(page);
-    assert.deepEqual([w.view, w.checked, w.words], ['reference', 'reference', ["j'", 'ai', 'une', 'voiture', 'rouge', '.']]);
+    assert.deepEqual([w.view, w.checked, w.words], ['reference', 'reference', ["c'", 'est', 'mon', 'livre', 'préféré', '.']]);
     assert.equal(w.flip, w.flipOfCells);
     await page.keyboard.press('ArrowRight');
     assert.equal((await watched(page)).view, 'own');
     await page.keyboard.press('ArrowLeft');
     // Another sentence keeps the view too.
-    await page.selectOption($('watch'), '1');
+    await page.selectOption($('watch'), '2');
     w = await watched(page);
     assert.deepEqual([w.view, w.reference, w.words], ['reference', 'Le chat noir dort.', ['le', 'chat', 'noir', 'dort', '.']]);
     assert.deepEqual(page.problems, []);
@@ -456,7 +456,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     assert.match(await page.textContent($('stats')), /步/);
     assert.match(await page.textContent($('scrubber-value')), /^第 \d+ 个矩阵/);
     assert.match(await page.textContent('[data-role="average-note"]'), /本页其余的一切.*读的都是这些权重在最近若干步上的滑动平均/);
-    assert.match(await page.textContent('[data-role="watched-caption"]'), /^第 [\d,]+ 步（平均权重）：它像训练时一样逐词读参考译文“J'ai une voiture rouge\.”时的注意力。/);
+    assert.match(await page.textContent('[data-role="watched-caption"]'), /^第 [\d,]+ 步（平均权重）：它像训练时一样逐词读参考译文“C'est mon livre préféré\.”时的注意力。/);
     assert.deepEqual(await page.$$eval('[data-role="view"] + span', (s) => s.map((e) => e.textContent)), ['读参考译文时', '它自己的译文']);
     await page.screenshot({ path: artifact('train-zh.png'), fullPage: true });
     await page.click($('lang'));

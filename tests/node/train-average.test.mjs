@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { compareAverage, summarize } from '../../scripts/lib/train-average.mjs';
+import { compareAverage, parseArgs, summarize } from '../../scripts/lib/train-average.mjs';
 import { ROOT, ensureEngines } from './helpers.mjs';
 
 ensureEngines();
@@ -32,4 +32,13 @@ test('each checkpoint is measured on both weight sets of the same run; average 0
   const at20 = rows.filter((r) => r.steps === 20);
   assert.equal(sum[1].average.heldout, (at20[0].average.heldout + at20[1].average.heldout) / 2);
   assert.equal(sum[1].latest.flips, at20.filter((r) => r.latest.flip).length);
+});
+
+test('its arguments: the checkpoints, the seeds and the decay, each checked', () => {
+  assert.deepEqual(parseArgs(['--seeds', '3,4', '--from', '600', '--average', '0.99', '--json']),
+    { seeds: [3, 4], from: 600, average: 0.99, json: true });
+  assert.throws(() => parseArgs(['--average', '1']), /--average wants a number in \(0, 1\)/);
+  assert.throws(() => parseArgs(['--seeds', '1,x']), /--seeds wants integers/);
+  assert.throws(() => parseArgs(['--to', '-5']), /--to wants a positive integer/);
+  assert.throws(() => parseArgs(['--preset', 'tiny']), /unknown argument "--preset"/);
 });

@@ -47,7 +47,9 @@ test('the flip across the records: when it first appeared and how often since, p
 });
 
 test('the watched sentences: each with its reference, watched twice (forced through it, then greedy), paired back into two views', () => {
-  assert.deepEqual(WATCH[0], { source: 'I have a red car.', reference: "J'ai une voiture rouge." }, 'the default: its words are frequent in the data');
+  assert.deepEqual(WATCH[0], { source: 'It is my favorite book.', reference: "C'est mon livre préféré." },
+    'the default: the flip that showed soonest (scripts/lib/watch-onset.mjs)');
+  assert.equal(WATCH.find((w) => w.source === 'I have a red car.')?.reference, "J'ai une voiture rouge.", 'a colour comes next');
   const cat = WATCH.find((w) => w.source === 'The black cat is sleeping.');
   assert.equal(cat?.reference, 'Le chat noir dort.', "the site's own example is watched too");
   for (const w of WATCH) assert.ok(typeof w.reference === 'string' && w.reference.length > 0, w.source);

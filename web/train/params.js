@@ -3,7 +3,7 @@
 //   scoring      additive (default) | scaled_dot | none
 //   preset       small | tiny; by default small, tiny on a narrow screen (a phone trains the
 //                small model at a few steps a second, too slow to watch it learn)
-//   watch        the watched sentence, from 1 (default 1: "I have a red car."; train/watch.js)
+//   watch        the watched sentence, from 1 (default 1: "It is my favorite book."; train/watch.js)
 //   simd=0       the scalar engine
 // Anything else is ignored; a bad value falls back to the default.
 

@@ -66,7 +66,7 @@ const en = {
   accSummary: (a) => `Alignment accuracy ${pct(a?.accuracy)} over all links, ${pct(a?.offDiagonal)} off the diagonal.`,
   watchedTitle: 'The watched sentence',
   watchedIntro:
-    'Its attention matrix, redrawn every few seconds. By default the model reads a correct French translation word by word, as in training, and each row shows where it looks for that word; or see its own translation, whose words stay wrong long after its attention has learned to align. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (voiture rouge for red car) the bright cells swap too. The more often a word is met, the sooner it aligns: the black cat flips later, because black is in 41 of the 71,890 training pairs and red in 74.',
+    'Its attention matrix, redrawn every few seconds. By default the model reads a correct French translation word by word, as in training, and each row shows where it looks for that word; or see its own translation, whose words stay wrong long after its attention has learned to align. Early on every French word looks everywhere; then the rows sharpen, and where French swaps two words (livre préféré for favorite book) the bright cells swap too. The more often a word is met, the sooner it aligns: the black cat flips later, because black is in 41 of the 71,890 training pairs and favorite in 86.',
   watchedEmpty: 'The matrix appears here a moment after you press Train.',
   viewLegend: 'Show the attention',
   viewReference: 'reading the reference',
@@ -154,7 +154,7 @@ const zh = {
   accSummary: (a) => `对齐准确率：全部对齐 ${pct(a?.accuracy)}，非对角线 ${pct(a?.offDiagonal)}。`,
   watchedTitle: '观察的句子',
   watchedIntro:
-    '它的注意力矩阵，每隔几秒重画一次。默认情况下，模型像训练时一样逐词读一句正确的法语译文，每一行显示它为那个词看向哪里；也可以看它自己的译文：在注意力学会对齐之后很久，它选出的词仍然是错的。起初每个法语词到处都看；随后各行变得清晰，而在法语调换两个词顺序的地方（形容词放到名词之后，如“red car”译作“voiture rouge”），亮格也随之调换。一个词见得越多，学得越快：黑猫（“black cat”）要晚一些才翻转，因为在 71,890 对训练句子中“black”只出现在 41 对里，“red”出现在 74 对里。',
+    '它的注意力矩阵，每隔几秒重画一次。默认情况下，模型像训练时一样逐词读一句正确的法语译文，每一行显示它为那个词看向哪里；也可以看它自己的译文：在注意力学会对齐之后很久，它选出的词仍然是错的。起初每个法语词到处都看；随后各行变得清晰，而在法语调换两个词顺序的地方（形容词放到名词之后，如“favorite book”译作“livre préféré”），亮格也随之调换。一个词见得越多，学得越快：黑猫（“black cat”）要晚一些才翻转，因为在 71,890 对训练句子中“black”只出现在 41 对里，“favorite”出现在 86 对里。',
   watchedEmpty: '按下“训练”片刻之后，矩阵会出现在这里。',
   viewLegend: '显示注意力',
   viewReference: '读参考译文时',

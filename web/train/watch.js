@@ -6,17 +6,20 @@
 // (forced decoding, the way training feeds it: view 'reference'), and the attention of its own
 // greedy translation (view 'own'). Pure: no DOM, runs in Node.
 
-// The first is the default: a colour, which French puts after the noun (red car -> voiture
-// rouge), the flip to watch for. It is red and not the site's black cat because the small model
-// learns a word's alignment as often as it meets the word: in the bundled data red is in 74
-// pairs and car in 526, black in 41 and cat in 134, and at 3 minutes (about 4,500 steps, two
-// passes) the black cat's noir still looks at cat or at the end (docs/training-live.md, "The
-// recipe"). The black cat follows, so its flip can be watched coming later. The others flip
+// The first is the default: French puts the adjective after the noun (favorite book -> livre
+// préféré), the flip to watch for. It was chosen by measurement among eight hand-written
+// flips (scripts/lib/watch-onset.mjs; docs/training-live.md, "The default sentence"): on the
+// page's model and recipe, over nine seeds, its flip is in 7 of 9 averaged matrices at 2,400
+// steps (the page's 3 minutes on a slow 2-core machine) where the red car's is in 4. The red
+// car follows (a colour, as in the site's example), then the black cat, which flips later
+// still: the more often a word is met, the sooner it aligns, and black is in 41 of the bundle's
+// pairs, red in 74, favorite in 86. The others flip
 // too, but for the last, which French writes in the English order. Every word of them, English and French, is inside the training
 // data's vocabularies (web/data/train-en-fr.README.md; tests/node/training.test.mjs checks the
 // references have no <unk> against the bundle itself). Written by hand, as any French speaker
 // would translate them: not taken from the gold pairs, which are a test set.
 export const WATCH = [
+  { source: 'It is my favorite book.', reference: "C'est mon livre préféré." },
   { source: 'I have a red car.', reference: "J'ai une voiture rouge." },
   { source: 'The black cat is sleeping.', reference: 'Le chat noir dort.' },
   { source: 'He has a white dog.', reference: 'Il a un chien blanc.' },
