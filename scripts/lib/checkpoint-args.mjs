@@ -10,7 +10,7 @@ export function parseCheckpointArgs(argv, extra = {}) {
     const a = argv[i];
     const name = a.startsWith('--') ? a.slice(2) : null;
     if (a === '--json') o.json = true;
-    else if (a === '--seeds') o.seeds = String(argv[++i]).split(',').map(Number);
+    else if (a === '--seeds') o.seeds = String(argv[++i]).split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
     else if (['from', 'to', 'every'].includes(name)) o[name] = Number(argv[++i]);
     else if (name !== null && Object.hasOwn(extra, name)) o[name] = extra[name](argv[++i]);
     else throw new Error(`unknown argument ${JSON.stringify(a)}`);
@@ -19,6 +19,7 @@ export function parseCheckpointArgs(argv, extra = {}) {
     if (o[k] !== undefined && !(Number.isInteger(o[k]) && o[k] > 0)) throw new Error(`--${k} wants a positive integer`);
   }
   if (o.seeds && !o.seeds.every((s) => Number.isInteger(s) && s >= 0)) throw new Error('--seeds wants integers, comma-separated');
+  if (o.from !== undefined && o.to !== undefined && o.from > o.to) throw new Error(`--from ${o.from} is after --to ${o.to}: no checkpoint`);
   return o;
 }
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
 import { findFlip } from '../../web/train/flip.js';
 import { fromAlignment } from '../../web/train/watch.js';
+import { isUnknownId } from '../../web/engine/steps.js';
 import { argsOrExit, parseCheckpointArgs } from './checkpoint-args.mjs';
 import { ensureBuilt } from './engines.mjs';
 
@@ -49,7 +50,7 @@ export async function watchOnset({
         try {
           const flips = candidates.map(({ source, reference }) => {
             const a = tr.align(source, reference);
-            if (a.unknown > 0 || tr.translate(source).sourceIds.includes(1)) { // 1: <unk>
+            if (a.unknown > 0 || tr.translate(source).sourceIds.some(isUnknownId)) {
               throw new Error(`"${source}" / "${reference}" has a word outside the data's vocabularies`);
             }
             return findFlip(fromAlignment(source, reference, a)) !== null;

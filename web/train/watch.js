@@ -7,17 +7,17 @@
 // greedy translation (view 'own'). Pure: no DOM, runs in Node.
 
 // The first is the default: French puts the adjective after the noun (favorite book -> livre
-// préféré), the flip to watch for. It was chosen by measurement among eight hand-written
-// flips (scripts/lib/watch-onset.mjs; docs/training-live.md, "The default sentence"): on the
-// page's model and recipe, over nine seeds, its flip is in 7 of 9 averaged matrices at 2,400
-// steps (the page's 3 minutes on a slow 2-core machine) where the red car's is in 4. The red
-// car follows (a colour, as in the site's example), then the black cat, which flips later
-// still: the more often a word is met, the sooner it aligns, and black is in 41 of the bundle's
-// pairs, red in 74, favorite in 86. The others flip
-// too, but for the last, which French writes in the English order. Every word of them, English and French, is inside the training
-// data's vocabularies (web/data/train-en-fr.README.md; tests/node/training.test.mjs checks the
-// references have no <unk> against the bundle itself). Written by hand, as any French speaker
-// would translate them: not taken from the gold pairs, which are a test set.
+// préféré), the flip to watch for. It was chosen by measurement among eight hand-written flips
+// (scripts/lib/watch-onset.mjs; docs/training-live.md, "The default sentence: the flip that
+// shows soonest"): on the page's model and recipe, over nine seeds, its flip is in 7 of 9
+// averaged matrices at 2,400 steps where the red car's is in 4. The red car follows (a colour,
+// as in the site's example), then the black cat, which flips later still: the more often a
+// word is met, the sooner it aligns, and black is in 41 of the bundle's pairs, red in 74,
+// favorite in 86. The others flip too, but for the last, which French writes in the English
+// order. Every word of them, English and French, is inside the training data's vocabularies
+// (web/data/train-en-fr.README.md; tests/node/training.test.mjs checks the references have no
+// <unk> against the bundle itself). Written by hand, as any French speaker would translate
+// them: not taken from the gold pairs, which are a test set.
 export const WATCH = [
   { source: 'It is my favorite book.', reference: "C'est mon livre préféré." },
   { source: 'I have a red car.', reference: "J'ai une voiture rouge." },
