@@ -11,7 +11,7 @@ import { STRINGS } from './ui/strings.js';
 import { TrainControls } from './train/controls.js';
 import { TrainingCurves } from './train/curves.js';
 import { keepTrained, translatorLink } from './train/handoff.js';
-import { NARROW, readTrainParams } from './train/params.js';
+import { readTrainParams } from './train/params.js';
 import { Scrubber } from './train/scrubber.js';
 import { TRAIN_STRINGS } from './train/strings.js';
 import { TryIt } from './train/try-it.js';
@@ -25,7 +25,7 @@ const MEASURE_MS = 3000; // the matrices, the held-out loss and the alignment ac
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 const app = $('app');
-const params = readTrainParams(location, { narrow: matchMedia(NARROW).matches, sentences: WATCH.length });
+const params = readTrainParams(location, { sentences: WATCH.length });
 
 let lang = params.lang;
 let S = STRINGS[lang]; // the translator's words: the matrix, the step panel, the player

@@ -10,7 +10,7 @@
 //     PerformanceObserver('longtask') installed before the page's first script, while the
 //     bench types into the page's text box and scrolls it every few seconds (as a reader
 //     would), the run's reports drawing meanwhile;
-//   - after `minutes` of training (default 3) of the page's default model (small, additive):
+//   - after `minutes` of training (default 3) of the page's default model (tiny, additive):
 //     the gold alignment accuracy (goal >= 75%) and the off-diagonal accuracy (goal >= 45%)
 //     of the latest measurement, exactly as the page holds them (its curves table's
 //     data-accuracy / data-off-diagonal), and whether the flip of the default sentence (It is
@@ -78,10 +78,10 @@ function latest() {
 
 const pct = (x) => (x === null ? 'none' : `${(100 * x).toFixed(1)}%`);
 
-// options: {minutes (3), preset ('small'), scoring ('additive'), log (a function for progress
+// options: {minutes (3), preset ('tiny', the page's default), scoring ('additive'), log (a function for progress
 // lines, default none)}.
 export async function trainPageRows(options = {}) {
-  const { minutes = 3, preset = 'small', scoring = 'additive', log = () => {} } = options;
+  const { minutes = 3, preset = 'tiny', scoring = 'additive', log = () => {} } = options;
   if (!(Number.isFinite(minutes) && minutes > 0)) throw new RangeError(`trainPageRows: minutes must be a positive number, got ${minutes}`);
   const server = await startServer({ port: 0 });
   let browser;

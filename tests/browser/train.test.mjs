@@ -396,7 +396,7 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.close();
   });
 
-  test('on a phone (390 x 844) the tiny preset is the default, and nothing scrolls sideways', T, async () => {
+  test('the tiny preset is the default, on a phone (390 x 844) as in a wide window, and nothing scrolls sideways', T, async () => {
     for (const colorScheme of ['light', 'dark']) {
       const page = await open('', { viewport: { width: 390, height: 844 }, colorScheme });
       assert.equal(await page.$eval($('preset'), (el) => el.value), 'tiny');
@@ -409,7 +409,11 @@ describe('train.html', { timeout: 900_000 }, () => {
       await page.close();
     }
     const wide = await open('');
-    assert.equal(await wide.$eval($('preset'), (el) => el.value), 'small', 'a wide window trains the small model');
+    assert.equal(await wide.$eval($('preset'), (el) => el.value), 'tiny', 'a wide window trains the tiny model too');
+    assert.deepEqual(await wide.$$eval(`${$('preset')} option`, (os) => os.map((o) => [o.value, o.textContent])), [
+      ['tiny', 'Tiny: quicker steps, the flip sooner (emb 32, hidden 64, attention 32)'],
+      ['small', 'Small: slower steps, better translations later (emb 64, hidden 128, attention 128)'],
+    ], 'each size says what it is for');
     await wide.close();
   });
 

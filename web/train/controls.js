@@ -11,7 +11,7 @@
 import { h } from '../ui/dom.js';
 
 export const SCORINGS = ['additive', 'scaled_dot', 'none'];
-export const PRESETS = ['small', 'tiny'];
+export const PRESETS = ['tiny', 'small']; // the default first (train/params.js)
 const SCORING_KEYS = { additive: 'scoringAdditive', scaled_dot: 'scoringDot', none: 'scoringNone' };
 const PRESET_KEYS = { small: 'presetSmall', tiny: 'presetTiny' };
 const STATE_KEYS = { ready: 'stateIdle', loading: 'stateLoading', training: 'stateTraining', paused: 'statePaused', stopped: 'stateStopped', error: 'stateError' };
