@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
 //               [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser]
-//               [--train-data FILE] [--dist DIR]
+//               [--train-data FILE] [--dist DIR] [--page-preset tiny|small]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -49,7 +49,7 @@ const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
   '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser] ' +
-  '[--train-data FILE] [--dist DIR]\n';
+  '[--train-data FILE] [--dist DIR] [--page-preset tiny|small]\n';
 const HELP = `${USAGE}
 Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
   the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
@@ -69,12 +69,14 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       browser table alone, with the peer if --peers)
   --only train        the training table alone: createTrainer in wasm-simd and wasm-scalar
                       against PyTorch (1 thread, f32) on the same model (the page's small
-                      preset: cgru, additive, 64/128/128/128), the same --train-data file
+                      preset, the issue's model: cgru, additive, 64/128/128/128), the same --train-data file
                       (default web/data/train-en-fr.bin; scripts/train-data writes it), the same
                       batches (32) in the same order, the page's recipe (lr 5e-3, decayed
                       after 1,000 steps): R rounds (--repeat, at least 21) of 5 steps
                       each, interleaved, medians of steps/s and the ratios; then the page's rows
                       (scripts/lib/train-page-bench.mjs) when that file exists
+  --page-preset P     (--only train) the size the page's rows train for their 3 minutes:
+                      tiny (the page's default) or small
   --dist DIR          (--only train) the folder of bahdanau-{simd,scalar}.{js,wasm} to train
                       with (default web/dist)
   --json              the results as JSON instead of tables
@@ -82,7 +84,7 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
 
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null };
+    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null, pagePreset: 'tiny' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -96,6 +98,7 @@ function parseArgs(argv) {
     else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser', 'train'].includes(argv[i + 1])) o.only = argv[++i];
     else if (a === '--train-data') o.trainData = argv[++i];
     else if (a === '--dist') o.dist = argv[++i];
+    else if (a === '--page-preset' && ['tiny', 'small'].includes(argv[i + 1])) o.pagePreset = argv[++i];
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write(USAGE);
@@ -237,7 +240,7 @@ async function trainTables(o) {
   const pageBench = new URL('./lib/train-page-bench.mjs', import.meta.url);
   if (existsSync(pageBench)) {
     const { trainPageRows } = await import(pageBench);
-    result.trainPage = await trainPageRows({ data: o.trainData, dist: o.dist ?? undefined });
+    result.trainPage = await trainPageRows({ data: o.trainData, dist: o.dist ?? undefined, preset: o.pagePreset });
   }
   return result;
 }

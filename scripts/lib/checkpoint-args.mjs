@@ -1,4 +1,4 @@
-// The command line of the tools that train the page's model once per seed and measure it at
+// The command line of the tools that train one of the page's models once per seed and measure it at
 // checkpoints (train-average.mjs, watch-onset.mjs): --seeds 1,2,3, --from/--to/--every in
 // steps, --json, and each tool's own options. Bad input exits 2 with the tool's name.
 //

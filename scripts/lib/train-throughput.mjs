@@ -68,8 +68,8 @@ function startTorch({ data, batchSize, lr, lrDecaySteps, average, clip, seed, co
 //     ratios: {simdOverTorch, scalarOverTorch}}
 export async function benchTrainThroughput({
   data = path.join(ROOT, 'web', 'data', 'train-en-fr.bin'), dist, rounds = 7, steps = 5, warm = 3,
-  // The "Train it yourself" page's model and recipe (TRAIN_PRESETS.small; createTrainer's
-  // defaults, src/wasm/trainer.cpp).
+  // The "Train it yourself" page's small model and its recipe (TRAIN_PRESETS.small, the issue's
+  // model; createTrainer's defaults, src/wasm/trainer.cpp).
   batchSize = 32, lr = 5e-3, lrDecaySteps = 1000, average = 0.998, clip = 1, seed = 1, config = TRAIN_PRESETS.small,
   python = '/usr/bin/python3',
   torch = true, baselineDist,

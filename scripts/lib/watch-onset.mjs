@@ -1,5 +1,5 @@
-// When does each candidate sentence's flip show, on the "Train it yourself" page's model and
-// recipe? The page's default watched sentence (web/train/watch.js) was chosen with this
+// When does each candidate sentence's flip show, on the "Train it yourself" page's models and
+// recipe (--preset: small by default, the model the sentence was chosen on; tiny)? The page's default watched sentence (web/train/watch.js) was chosen with this
 // (docs/training-live.md, "The default sentence"): one run per seed, and at each checkpoint
 // every candidate is forced through its reference on the averaged weights, as the page draws
 // it, and web/train/flip.js says whether the flip is there. The candidates are written by hand,

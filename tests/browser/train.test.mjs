@@ -1,6 +1,6 @@
 // Over 400 lines on purpose: one page's behaviours, which share its server, browser and runs.
 // train.html ("Train it yourself", issue 25): the behaviour of the page, on short runs of the
-// tiny preset (the quality of a 3-minute run of the small one is scripts/bench --only train's,
+// tiny preset, the page's default (the quality of a 3-minute run is scripts/bench --only train's,
 // scripts/lib/train-page-bench.mjs). Train shows a matrix within 5 s; the curves grow; pause
 // stops the step counter, resume goes on, reset goes back to 0; the scrubber goes back over the
 // recorded matrices; the flip line tells the flip's story across them; the watched matrix shows the model reading the reference by default and
@@ -8,7 +8,7 @@
 // now" decodes in the translator's matrix and step panel;
 // "Open in the translator" gives the main page the snapshot, whose translation there equals
 // the Node CLI's (scripts/translate --model FILE) for the same file; all of it by keyboard, on
-// a phone (the tiny preset by default), in dark mode and in Chinese, with no axe violation and
+// a phone, in dark mode and in Chinese, with no axe violation and
 // no main-thread task over 100 ms while it trains. Screenshots go to tests/browser/artifacts/.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -22,7 +22,7 @@
 // The contract (bahdanau.d.ts types it):
 // - options: createTrainer's (data, config, lr, lrDecaySteps, clip, batchSize, seed, dropout,
 //   labelSmoothing, average, simd, dist), and
-//   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (phones; 32, 64, 32); config
+//   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (32, 64, 32; train.html's default); config
 //     overrides its fields. scoring: 'additive' | 'scaled_dot' | 'none', config.scoring's
 //     shorthand. data: default the bundled web/data/train-en-fr.bin (TRAIN_DATA_URL).
 //   gold: the alignment gold pairs: true (the bundled web/data/train-en-fr-gold.json), a URL or

@@ -4,7 +4,7 @@
 // it, and the next Train starts a fresh one with whatever is chosen then.
 //
 // Automation hooks (stable): data-role="scoring" (radios, values additive | scaled_dot | none),
-// "preset" (select: small | tiny), "watch" (select: the sentence's index), "train", "pause"
+// "preset" (select: tiny | small), "watch" (select: the sentence's index), "train", "pause"
 // (its data-action says pause | resume), "reset", "stats" (data-steps, data-steps-per-second),
 // "train-state".
 

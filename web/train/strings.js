@@ -112,7 +112,7 @@ const zh = {
   scoringNone: '无：只有一个向量 c（瓶颈）',
   presetLabel: '大小',
   presetSmall: '小：每步较慢，久训后译得更好（嵌入 64，隐藏层 128，注意力 128）',
-  presetTiny: '微型：每步更快，更早看到翻转（嵌入 32，隐藏层 64，注意力 32）',
+  presetTiny: '微型：每步更快，更早看到调换（嵌入 32，隐藏层 64，注意力 32）',
   watchLabel: '观察的句子',
   train: '训练',
   pauseTraining: '暂停',

@@ -9,7 +9,7 @@
 // The first is the default: French puts the adjective after the noun (favorite book -> livre
 // préféré), the flip to watch for. It was chosen by measurement among eight hand-written flips
 // (scripts/lib/watch-onset.mjs; docs/training-live.md, "The default sentence: the flip that
-// shows soonest"): on the page's model and recipe, over nine seeds, its flip is in 7 of 9
+// shows soonest"): on the page's small model and recipe, over nine seeds, its flip is in 7 of 9
 // averaged matrices at 2,400 steps where the red car's is in 4. The red car follows (a colour,
 // as in the site's example), then the black cat, which flips later still: the more often a
 // word is met, the sooner it aligns, and black is in 41 of the bundle's pairs, red in 74,
