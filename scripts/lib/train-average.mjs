@@ -11,11 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 
-import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
+import { createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
 import { goldAlignment } from '../../web/lib/train-measure.js';
 import { findFlip } from '../../web/train/flip.js';
 import { WATCH, fromAlignment } from '../../web/train/watch.js';
 import { argsOrExit, parseCheckpointArgs } from './checkpoint-args.mjs';
+import { bySteps, eachCheckpoint } from './checkpoint-runs.mjs';
 import { ensureBuilt } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,30 +46,17 @@ export async function compareAverage({
   data = DATA, gold = JSON.parse(readFileSync(GOLD, 'utf8')).pairs, config = TRAIN_PRESETS.small, settings = {},
   watch = RED_CAR,
 } = {}) {
-  const rows = [];
-  for (const seed of seeds) {
-    const trainer = await createTrainer({ data, config, ...settings, seed, average });
-    try {
-      let steps = 0;
-      for (let at = from; at <= to; at += every) {
-        while (steps < at) steps = trainer.step(Math.min(1000, at - steps)).steps;
-        const row = { seed, steps, average: await measure(trainer, 'average', gold, watch), latest: await measure(trainer, 'latest', gold, watch) };
-        rows.push(row);
-        onRow(row);
-      }
-    } finally {
-      trainer.dispose();
-    }
-  }
-  return rows;
+  return eachCheckpoint({ seeds, from, to, every, trainerOptions: { data, config, ...settings, average } }, async (trainer, seed, steps) => {
+    const row = { seed, steps, average: await measure(trainer, 'average', gold, watch), latest: await measure(trainer, 'latest', gold, watch) };
+    onRow(row);
+    return row;
+  });
 }
 
 // Per checkpoint step: the mean over seeds of each measure, and in how many seeds the flip shows.
 export function summarize(rows) {
-  const bySteps = new Map();
-  for (const r of rows) bySteps.set(r.steps, [...(bySteps.get(r.steps) ?? []), r]);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return [...bySteps].map(([steps, rs]) => ({
+  return bySteps(rows).map(([steps, rs]) => ({
     steps,
     runs: rs.length,
     ...Object.fromEntries(['average', 'latest'].map((w) => [w, {

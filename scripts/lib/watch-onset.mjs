@@ -11,11 +11,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createTrainer, createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
+import { createTranslator, TRAIN_PRESETS } from '../../web/lib/bahdanau.js';
 import { findFlip } from '../../web/train/flip.js';
 import { fromAlignment } from '../../web/train/watch.js';
 import { isUnknownId } from '../../web/engine/steps.js';
 import { argsOrExit, parseCheckpointArgs } from './checkpoint-args.mjs';
+import { bySteps, eachCheckpoint } from './checkpoint-runs.mjs';
 import { ensureBuilt } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,41 +40,30 @@ export async function watchOnset({
   seeds = [1, 2, 3], from = 300, to = 3000, every = 300, preset = 'small', candidates = CANDIDATES,
   data = DATA, config = TRAIN_PRESETS[preset], settings = {}, onRow = () => {},
 } = {}) {
-  const rows = [];
-  for (const seed of seeds) {
-    const trainer = await createTrainer({ data, config, ...settings, seed });
+  let checked = false; // the vocabularies are the data's: checked once, on the first model
+  return eachCheckpoint({ seeds, from, to, every, trainerOptions: { data, config, ...settings } }, async (trainer, seed, steps) => {
+    const tr = await createTranslator({ model: trainer.snapshot() });
     try {
-      let steps = 0;
-      for (let at = from; at <= to; at += every) {
-        while (steps < at) steps = trainer.step(Math.min(1000, at - steps)).steps;
-        const tr = await createTranslator({ model: trainer.snapshot() });
-        try {
-          const flips = candidates.map(({ source, reference }) => {
-            const a = tr.align(source, reference);
-            if (a.unknown > 0 || tr.translate(source).sourceIds.some(isUnknownId)) {
-              throw new Error(`"${source}" / "${reference}" has a word outside the data's vocabularies`);
-            }
-            return findFlip(fromAlignment(source, reference, a)) !== null;
-          });
-          const row = { seed, steps, heldout: trainer.evaluate(), flips };
-          rows.push(row);
-          onRow(row);
-        } finally {
-          tr.dispose();
+      const flips = candidates.map(({ source, reference }) => {
+        const a = tr.align(source, reference);
+        if (!checked && (a.unknown > 0 || tr.translate(source).sourceIds.some(isUnknownId))) {
+          throw new Error(`"${source}" / "${reference}" has a word outside the data's vocabularies`);
         }
-      }
+        return findFlip(fromAlignment(source, reference, a)) !== null;
+      });
+      checked = true;
+      const row = { seed, steps, heldout: trainer.evaluate(), flips };
+      onRow(row);
+      return row;
     } finally {
-      trainer.dispose();
+      tr.dispose();
     }
-  }
-  return rows;
+  });
 }
 
 // Per checkpoint step: in how many seeds each candidate's flip shows.
 export function summarize(rows, candidates = CANDIDATES) {
-  const bySteps = new Map();
-  for (const r of rows) bySteps.set(r.steps, [...(bySteps.get(r.steps) ?? []), r]);
-  return [...bySteps].map(([steps, rs]) => ({
+  return bySteps(rows).map(([steps, rs]) => ({
     steps, runs: rs.length, flips: candidates.map((_, k) => rs.filter((r) => r.flips[k]).length),
   }));
 }
