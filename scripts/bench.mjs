@@ -2,6 +2,7 @@
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
 //               [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser]
 //               [--train-data FILE] [--dist DIR] [--page-preset tiny|small]
+//               [--train-presets small,tiny]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
 // and wasm-scalar through web/lib in this process, and native through its CLI reading all of
@@ -29,7 +30,9 @@
 // wasm-scalar), with the peer beside them when --peers is given too.
 // --only train runs the training table alone (scripts/lib/train-throughput.mjs): the core's
 // trainer in wasm-simd and wasm-scalar against PyTorch on one thread, the same model, data
-// file and batches, interleaved, medians of steps/s and the ratios (issue 25), then the "Train
+// file and batches, interleaved, medians of steps/s and the ratios (issue 25), once per size:
+// the issue's model (small) and the page's default (tiny), since the ratio depends on the size
+// (PyTorch's fixed cost per operation weighs more on the smaller one); then the "Train
 // it yourself" page's rows (scripts/lib/train-page-bench.mjs, where that file exists).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -43,13 +46,14 @@ import { benchScoring, scoringTable } from './lib/scoring-bench.mjs';
 import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 import { benchBrowser, browserTable } from './lib/browser-bench.mjs';
 import { benchTrainThroughput, trainThroughputTable } from './lib/train-throughput.mjs';
+import { TRAIN_PRESETS } from '../web/lib/training.js';
 import { median } from './lib/median.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
   '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser] ' +
-  '[--train-data FILE] [--dist DIR] [--page-preset tiny|small]\n';
+  '[--train-data FILE] [--dist DIR] [--page-preset tiny|small] [--train-presets small,tiny]\n';
 const HELP = `${USAGE}
 Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
   the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
@@ -67,9 +71,10 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       onnxruntime-web in the same page too
   --only T            just that table (--only peers: the peer table alone; --only browser: the
                       browser table alone, with the peer if --peers)
-  --only train        the training table alone: createTrainer in wasm-simd and wasm-scalar
-                      against PyTorch (1 thread, f32) on the same model (the page's small
-                      preset, the issue's model: cgru, additive, 64/128/128/128), the same --train-data file
+  --only train        the training tables alone: createTrainer in wasm-simd and wasm-scalar
+                      against PyTorch (1 thread, f32) on the same model, once per size of
+                      --train-presets (the issue's model, small: cgru, additive, 64/128/128/128;
+                      the page's default, tiny: 32/64/64/32), the same --train-data file
                       (default web/data/train-en-fr.bin; scripts/train-data writes it), the same
                       batches (32) in the same order, the page's recipe (lr 5e-3, decayed
                       after 1,000 steps): R rounds (--repeat, at least 21) of 5 steps
@@ -77,6 +82,8 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       (scripts/lib/train-page-bench.mjs) when that file exists
   --page-preset P     (--only train) the size the page's rows train for their 3 minutes:
                       tiny (the page's default) or small
+  --train-presets L   (--only train) the sizes whose throughput is measured, in order
+                      (default small,tiny)
   --dist DIR          (--only train) the folder of bahdanau-{simd,scalar}.{js,wasm} to train
                       with (default web/dist)
   --json              the results as JSON instead of tables
@@ -84,7 +91,8 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
 
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null, pagePreset: 'tiny' };
+    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null, pagePreset: 'tiny',
+    trainPresets: ['small', 'tiny'] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -99,6 +107,9 @@ function parseArgs(argv) {
     else if (a === '--train-data') o.trainData = argv[++i];
     else if (a === '--dist') o.dist = argv[++i];
     else if (a === '--page-preset' && ['tiny', 'small'].includes(argv[i + 1])) o.pagePreset = argv[++i];
+    else if (a === '--train-presets' && /^(tiny|small)(,(tiny|small))*$/.test(argv[i + 1] ?? '')) {
+      o.trainPresets = [...new Set(argv[++i].split(','))];
+    }
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write(USAGE);
@@ -230,13 +241,18 @@ function table(result) {
   ].join('\n');
 }
 
-// The training table, then the page's rows where scripts/lib/train-page-bench.mjs exists (it
-// exports trainPageRows(options) -> [{what, goal, measured}]).
+// The training tables, one per size of o.trainPresets ({small: r, tiny: r} under result.train),
+// then the page's rows where scripts/lib/train-page-bench.mjs exists (it exports
+// trainPageRows(options) -> [{what, goal, measured}]).
 async function trainTables(o) {
-  const result = { train: await benchTrainThroughput({ data: o.trainData, dist: o.dist ?? undefined,
-    // 21 rounds at least: PyTorch's rate swings from 13 to 27 steps/s between rounds of 5 steps
-    // (ours stays within 10%), so 5 rounds gave medians from 17.9 to 20.7 in runs minutes apart.
-    rounds: Math.max(21, o.repeat) }) };
+  const result = { train: {} };
+  for (const preset of o.trainPresets) {
+    result.train[preset] = await benchTrainThroughput({ data: o.trainData, dist: o.dist ?? undefined,
+      config: TRAIN_PRESETS[preset],
+      // 21 rounds at least: PyTorch's rate swings from 13 to 27 steps/s between rounds of 5 steps
+      // (ours stays within 10%), so 5 rounds gave medians from 17.9 to 20.7 in runs minutes apart.
+      rounds: Math.max(21, o.repeat) });
+  }
   const pageBench = new URL('./lib/train-page-bench.mjs', import.meta.url);
   if (existsSync(pageBench)) {
     const { trainPageRows } = await import(pageBench);
@@ -244,6 +260,8 @@ async function trainTables(o) {
   }
   return result;
 }
+
+const PRESET_ROLES = { small: "the issue's model", tiny: "the page's default size" };
 
 function trainPageTable(rows) {
   const w = Math.max(4, ...rows.map((r) => String(r.what).length));
@@ -262,7 +280,8 @@ async function main() {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return;
     }
-    const parts = [trainThroughputTable(result.train)];
+    const parts = Object.entries(result.train).map(([preset, r]) =>
+      trainThroughputTable(r, `${preset} preset, ${PRESET_ROLES[preset]}`));
     if (result.trainPage) parts.push(trainPageTable(result.trainPage));
     process.stdout.write(`${parts.join('\n\n')}\n`);
     return;

@@ -142,10 +142,11 @@ export async function benchTrainThroughput({
   };
 }
 
-export function trainThroughputTable(r) {
+// label: which model this is, e.g. "small preset, the issue's model" (the config is printed too).
+export function trainThroughputTable(r, label) {
   const s = r.settings;
   const lines = [
-    `Training throughput (issue 25): model ${JSON.stringify(s.config)}, batch ${s.batchSize}, ` +
+    `Training throughput (issue 25)${label ? `, ${label}` : ''}: model ${JSON.stringify(s.config)}, batch ${s.batchSize}, ` +
       `lr ${s.lr} (decay after ${s.lrDecaySteps} steps), weights averaged at ${s.average} (an engine built before the average ignores it), clip ${s.clip}, ` +
       `${s.rounds} rounds of ${s.steps} steps each, interleaved, after ${s.warm} warm-up steps; ` +
       `load (1-min average) ${r.load.before.toFixed(2)} at the start, ${r.load.after.toFixed(2)} at the end, ` +
