@@ -8,7 +8,10 @@ layer and the loss run fused, row chunk by row chunk (fused_ce.py; models/README
 
 --guided-alignment W adds W * -log(attention mass on the words an unsupervised aligner links;
 scripts/nmt/ibm.py) to the loss, and --init starts a second stage from a trained checkpoint: the
-shipped RNNs are a plain stage, then a guided one on longer joined inputs (models/README.md)."""
+shipped RNNs are a plain stage, then a guided one on longer joined inputs (models/README.md).
+
+A little over 400 lines, on purpose: the loop, its resume and its options read in one place; the
+models, data, losses and export are modules of their own beside it."""
 import argparse
 import hashlib
 import json

@@ -1,3 +1,6 @@
+// The tensor half of the model file loader (model_file_tensors.h). A little over 400 lines, on
+// purpose: the two parameter tables (RNN and Transformer) and the checks of each entry against
+// them read together; the header and its JSON are model_file.cpp's and model_file_json.cpp's.
 #include "core/model_file_tensors.h"
 
 #include <algorithm>

@@ -5,6 +5,8 @@
 //
 // Models: the shipped en-fr (additive) and en-fr-dot (scaled dot); BL_COMPARE_A / BL_COMPARE_B
 // name others (tiny, tiny-dot) while a shipped model is not there yet.
+// A little over 400 lines, on purpose: the tests share one browser and the two models' reference
+// translations in Node; split, each file would load them again.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

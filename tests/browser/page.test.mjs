@@ -1,6 +1,7 @@
 // The page in real Chromium: translating, the matrix growing row by row with the engine's own
 // numbers, playback, scalar mode, errors, keyboard use, beam search, exports and permalinks.
-// One browser for the whole file; every test has a timeout, so nothing hangs.
+// One browser for the whole file; every test has a timeout, so nothing hangs. A little over 400
+// lines, on purpose: the tests share that browser and the reference translator in Node.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
