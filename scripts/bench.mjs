@@ -32,7 +32,7 @@
 // trainer in wasm-simd and wasm-scalar against PyTorch on one thread, the same model, data
 // file and batches, interleaved, medians of steps/s and the ratios (issue 25), once per size:
 // the issue's model (small) and the page's default (tiny), since the ratio depends on the size
-// (PyTorch's fixed cost per operation weighs more on the smaller one); then the "Train
+// (docs/training-core.md, "Both sizes"); then the "Train
 // it yourself" page's rows (scripts/lib/train-page-bench.mjs, where that file exists).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
