@@ -47,6 +47,7 @@ import { benchPeers, peersTable } from './lib/peer-bench.mjs';
 import { benchBrowser, browserTable } from './lib/browser-bench.mjs';
 import { benchTrainThroughput, trainThroughputTable } from './lib/train-throughput.mjs';
 import { TRAIN_PRESETS } from '../web/lib/training.js';
+import { DEFAULT_PRESET, PRESETS } from '../web/train/controls.js';
 import { median } from './lib/median.mjs';
 
 const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
@@ -91,8 +92,13 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
 
 function parseArgs(argv) {
   const o = { json: false, model: DEFAULT_MODEL, dotModel: DEFAULT_DOT_MODEL, beam: 1, repeat: 3,
-    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null, pagePreset: 'tiny',
+    sentences: 200, only: null, peers: false, browser: false, trainData: null, dist: null, pagePreset: DEFAULT_PRESET,
     trainPresets: ['small', 'tiny'] };
+  // A comma list of train.html's sizes, else null.
+  const presets = (value) => {
+    const names = String(value ?? '').split(',');
+    return names.every((n) => PRESETS.includes(n)) ? [...new Set(names)] : null;
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -106,10 +112,8 @@ function parseArgs(argv) {
     else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser', 'train'].includes(argv[i + 1])) o.only = argv[++i];
     else if (a === '--train-data') o.trainData = argv[++i];
     else if (a === '--dist') o.dist = argv[++i];
-    else if (a === '--page-preset' && ['tiny', 'small'].includes(argv[i + 1])) o.pagePreset = argv[++i];
-    else if (a === '--train-presets' && /^(tiny|small)(,(tiny|small))*$/.test(argv[i + 1] ?? '')) {
-      o.trainPresets = [...new Set(argv[++i].split(','))];
-    }
+    else if (a === '--page-preset' && PRESETS.includes(argv[i + 1])) o.pagePreset = argv[++i];
+    else if (a === '--train-presets' && presets(argv[i + 1])) o.trainPresets = presets(argv[++i]);
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
     else {
       process.stderr.write(USAGE);
@@ -261,7 +265,11 @@ async function trainTables(o) {
   return result;
 }
 
-const PRESET_ROLES = { small: "the issue's model", tiny: "the page's default size" };
+// "small preset, the issue's model" (the issue's feasibility model), "tiny preset, the page's default size".
+function presetLabel(preset) {
+  const roles = [preset === 'small' && "the issue's model", preset === DEFAULT_PRESET && "the page's default size"];
+  return [`${preset} preset`, ...roles.filter(Boolean)].join(', ');
+}
 
 function trainPageTable(rows) {
   const w = Math.max(4, ...rows.map((r) => String(r.what).length));
@@ -281,7 +289,7 @@ async function main() {
       return;
     }
     const parts = Object.entries(result.train).map(([preset, r]) =>
-      trainThroughputTable(r, `${preset} preset, ${PRESET_ROLES[preset]}`));
+      trainThroughputTable(r, presetLabel(preset)));
     if (result.trainPage) parts.push(trainPageTable(result.trainPage));
     process.stdout.write(`${parts.join('\n\n')}\n`);
     return;

@@ -24,6 +24,7 @@ import os from 'node:os';
 
 import { chromium } from 'playwright-core';
 
+import { DEFAULT_PRESET } from '../../web/train/controls.js';
 import { startServer } from '../serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, cannotStart } from './chromium.mjs';
 
@@ -78,10 +79,10 @@ function latest() {
 
 const pct = (x) => (x === null ? 'none' : `${(100 * x).toFixed(1)}%`);
 
-// options: {minutes (3), preset ('tiny', the page's default), scoring ('additive'), log (a function for progress
+// options: {minutes (3), preset (DEFAULT_PRESET, the page's default: tiny), scoring ('additive'), log (a function for progress
 // lines, default none)}.
 export async function trainPageRows(options = {}) {
-  const { minutes = 3, preset = 'tiny', scoring = 'additive', log = () => {} } = options;
+  const { minutes = 3, preset = DEFAULT_PRESET, scoring = 'additive', log = () => {} } = options;
   if (!(Number.isFinite(minutes) && minutes > 0)) throw new RangeError(`trainPageRows: minutes must be a positive number, got ${minutes}`);
   const server = await startServer({ port: 0 });
   let browser;

@@ -11,7 +11,10 @@
 import { h } from '../ui/dom.js';
 
 export const SCORINGS = ['additive', 'scaled_dot', 'none'];
-export const PRESETS = ['tiny', 'small']; // the default first (train/params.js)
+export const PRESETS = ['tiny', 'small']; // the default first
+// The size train.html trains unless ?preset= says otherwise (train/params.js); scripts/bench's
+// training rows measure it too.
+export const DEFAULT_PRESET = PRESETS[0];
 const SCORING_KEYS = { additive: 'scoringAdditive', scaled_dot: 'scoringDot', none: 'scoringNone' };
 const PRESET_KEYS = { small: 'presetSmall', tiny: 'presetTiny' };
 const STATE_KEYS = { ready: 'stateIdle', loading: 'stateLoading', training: 'stateTraining', paused: 'statePaused', stopped: 'stateStopped', error: 'stateError' };

@@ -9,7 +9,7 @@
 //   simd=0       the scalar engine
 // Anything else is ignored; a bad value falls back to the default.
 
-import { PRESETS, SCORINGS } from './controls.js';
+import { DEFAULT_PRESET, PRESETS, SCORINGS } from './controls.js';
 
 export function readTrainParams(location, { sentences = 1 } = {}) {
   const q = new URLSearchParams(location.search);
@@ -19,7 +19,7 @@ export function readTrainParams(location, { sentences = 1 } = {}) {
   return {
     lang: q.get('lang') === 'zh' ? 'zh' : 'en',
     scoring: SCORINGS.includes(scoring) ? scoring : 'additive',
-    preset: PRESETS.includes(preset) ? preset : 'tiny',
+    preset: PRESETS.includes(preset) ? preset : DEFAULT_PRESET,
     watch: Number.isInteger(watch) && watch >= 1 && watch <= sentences ? watch - 1 : 0,
     simd: q.get('simd') === '0' ? false : 'auto',
   };
