@@ -56,6 +56,11 @@ struct TrainParams {
   // default, keeps no average (it is then the latest weights). Training reads only the latest.
   double average = 0;
   uint64_t seed = 1;
+  // Every product with fused multiply-adds through relaxed SIMD (fused_train_kernels(),
+  // kernels.h) where the host installed them; elsewhere, and by default, the plain tables. The
+  // losses then differ from the plain tables' by rounding, and are the same bits on every
+  // engine that installs it.
+  bool relaxed = false;
 };
 
 // Which weights Trainer::evaluate and snapshot read: those of the latest Adam step, or their
@@ -155,6 +160,9 @@ class Trainer {
   // The last compute()'s gradients (step(): before clipping), in the file's tensor order.
   std::vector<TensorGrad> gradients() const;
   long steps() const;  // Adam updates made
+  // The kernel table its products run on: "wasm-relaxed" (TrainParams::relaxed, installed),
+  // "wasm-simd" or "scalar".
+  std::string kernels() const;
   // The weights (latest or averaged) as an f32 model file with the source file's metadata
   // (vocabularies, names, config with dtype "f32"): Translator::load and every front end read it.
   std::vector<uint8_t> snapshot(TrainWeights which = TrainWeights::latest) const;
@@ -165,5 +173,11 @@ class Trainer {
   explicit Trainer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// wasm SIMD builds: takes relaxed SIMD's fused training product
+// (src/kernels/train-gemm-wasmrelaxed.wat), which the host put at this index of the function
+// table (web/lib/relaxed.js), once it gives the fused scalar twin's bits; TrainParams::relaxed
+// then uses it. False, and nothing installed, in other builds or when the check fails.
+bool install_relaxed_train_kernels(uintptr_t table_index);
 
 }  // namespace bl

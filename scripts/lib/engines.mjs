@@ -15,7 +15,7 @@ export const ENGINES = ['wasm-simd', 'wasm-scalar', 'native'];
 // The built engine: what the page, the widget and the npm package load from web/dist.
 export const WASM_FILES = ['simd', 'scalar'].flatMap((v) =>
   ['js', 'wasm'].map((ext) => path.join(ROOT, 'web', 'dist', `bahdanau-${v}.${ext}`)),
-).concat([path.join(ROOT, 'web', 'dist', 'bahdanau-relaxed.wasm')]);
+).concat(['bahdanau-relaxed.wasm', 'bahdanau-relaxed-gemm.wasm'].map((f) => path.join(ROOT, 'web', 'dist', f)));
 
 // Builds the engine (scripts/setup + scripts/build) unless its files exist; progress goes to
 // stderr so stdout stays the translations. Throws if the build fails. Processes asking at once

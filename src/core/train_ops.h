@@ -22,9 +22,31 @@
 
 namespace bl::train {
 
-// The table the trainer computes with: the wasm SIMD one where the build has it (the scalar
-// wasm variant and BL_SIMD=OFF builds get the scalar twin, with the same results).
-inline const Kernels& train_kernels() { return simd_kernels(); }
+// The table a Trainer chose for its calls (UseTrainKernels), or null: then the wasm SIMD one
+// where the build has it (the scalar wasm variant and BL_SIMD=OFF builds get the scalar twin,
+// with the same results). Per thread, since native tests train on several.
+inline const Kernels*& chosen_train_kernels() {
+  BL_THREAD_LOCAL const Kernels* k = nullptr;  // scratch.h: static in a wasm instance
+  return k;
+}
+inline const Kernels& train_kernels() {
+  const Kernels* k = chosen_train_kernels();
+  return k ? *k : simd_kernels();
+}
+// For one call of a Trainer: its table (null: whatever was chosen around the call, which is
+// the default above unless a test chose another), then the one before.
+class UseTrainKernels {
+ public:
+  explicit UseTrainKernels(const Kernels* k) : before_(chosen_train_kernels()) {
+    if (k) chosen_train_kernels() = k;
+  }
+  ~UseTrainKernels() { chosen_train_kernels() = before_; }
+  UseTrainKernels(const UseTrainKernels&) = delete;
+  UseTrainKernels& operator=(const UseTrainKernels&) = delete;
+
+ private:
+  const Kernels* before_;
+};
 
 // C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j], k ascending (kernels.h).
 template <class TC, class TA, class TB>

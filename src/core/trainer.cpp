@@ -11,6 +11,7 @@
 #include "core/train_config.h"
 #include "core/train_init.h"
 #include "core/train_model.h"
+#include "core/train_ops.h"
 #include "core/train_snapshot.h"
 #include "core/train_tensors.h"
 #include "core/weight_average.h"
@@ -46,6 +47,11 @@ bool check_options(const TrainParams& p, std::string* error) {
       return false;
     }
   return true;
+}
+
+// The kernel table for this trainer's calls: the fused one where asked for and installed.
+const Kernels* kernels_for(const TrainParams& p) {
+  return p.relaxed ? fused_train_kernels() : nullptr;
 }
 
 // Whether `which` reads the average: without averaging it is the latest weights.
@@ -110,6 +116,7 @@ bool Trainer::compute(const std::vector<TrainPair>& batch, float* loss, std::str
   std::string unused;
   if (!error) error = &unused;
   Impl& m = *impl_;
+  const train::UseTrainKernels use(kernels_for(m.params));
   if (!train::check_batch(m.md.config, batch, error)) return false;
   for (TensorRef& t : m.g) std::fill(t.data, t.data + t.size(), 0.0f);
   train::LossOptions opt;
@@ -165,6 +172,7 @@ bool Trainer::evaluate(const std::vector<TrainPair>& pairs, float* loss, std::st
   if (!error) error = &unused;
   const Config& cfg = impl_->md.config;
   const Weights& w = averaged(*impl_, which) ? impl_->avg : impl_->md.weights;
+  const train::UseTrainKernels use(kernels_for(impl_->params));
   if (pairs.empty()) {
     *error = "evaluate: no pairs";
     return false;
@@ -202,6 +210,15 @@ std::vector<TensorGrad> Trainer::gradients() const {
 }
 
 long Trainer::steps() const { return impl_->adam->steps(); }
+
+std::string Trainer::kernels() const {
+  const train::UseTrainKernels use(kernels_for(impl_->params));
+  return train::train_kernels().name;
+}
+
+bool install_relaxed_train_kernels(uintptr_t table_index) {
+  return install_relaxed_gemm(table_index);
+}
 
 std::vector<uint8_t> Trainer::snapshot(TrainWeights which) const {
   return train::write_f32_model(impl_->meta, averaged(*impl_, which) ? impl_->a : impl_->w);

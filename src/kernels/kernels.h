@@ -110,7 +110,8 @@ struct Kernels {
   // forward and backward, a recurrence step's products over the pairs in lockstep (M = up to
   // the batch size) and the batch's output layer alike:
   //   C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j],   m < M, j < N, k < K
-  // accumulated into C's old value one product at a time, k ascending (mul, then add; no FMA).
+  // accumulated into C's old value one product at a time, k ascending (mul, then add; no FMA,
+  // except in fused_train_kernels()).
   // The strides of A let one kernel read A or its transpose. Unlike gemv, every table computes
   // the same bits (the SIMD lanes run over j, never over k), so both wasm variants train to the
   // same losses. C apart from A and B; ldc >= N, ldb >= N when K > 1.
@@ -180,5 +181,16 @@ const Kernels* relaxed_kernels();
 // Installs the relaxed module's `dots` function, which the host put at this index of the wasm
 // function table. False (and nothing installed) where this build cannot use it.
 bool install_relaxed_dots(uintptr_t table_index);
+// The wasm SIMD table whose train_gemm_f32 fuses each multiply-add (train-gemm-wasmrelaxed.cpp,
+// bit-identical to bl_f32_train_gemm_fused__scalar), or null: only a wasm SIMD build has it,
+// once its host installed the relaxed training module and the engine's relaxed_madd proved
+// fused. Trainers with TrainParams::relaxed use it; its results differ from the other tables'
+// by rounding (one rounding per multiply-add instead of two).
+const Kernels* fused_train_kernels();
+// The scalar table with bl_f32_train_gemm_fused__scalar, the twin of that kernel: for tests.
+const Kernels& fused_scalar_train_kernels();
+// Installs the relaxed training module's `gemm` (at this index of the function table) after
+// checking it against the fused scalar twin. False, and nothing installed, otherwise.
+bool install_relaxed_gemm(uintptr_t table_index);
 
 }  // namespace bl

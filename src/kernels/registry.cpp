@@ -28,6 +28,18 @@ const Kernels& scalar_kernels() {
   return k;
 }
 
+// The scalar table with the fused product: the relaxed kernel's reference, through which the
+// native tests check fused training against PyTorch (tests/cpp/train_test.cpp).
+const Kernels& fused_scalar_train_kernels() {
+  static const Kernels k = [] {
+    Kernels t = scalar_kernels();
+    t.name = "scalar-fused";
+    t.train_gemm_f32 = bl_f32_train_gemm_fused__scalar;
+    return t;
+  }();
+  return k;
+}
+
 #if defined(BL_HAVE_SIMD)
 
 const Kernels& simd_kernels() {
@@ -65,10 +77,27 @@ bool install_relaxed_dots(uintptr_t table_index) {
   return bl_relaxed_install__wasmrelaxed(table_index);
 }
 
+// The SIMD table with the training product's multiply-adds fused: everything else is the same.
+const Kernels* fused_train_kernels() {
+  static const Kernels k = [] {
+    Kernels t = simd_kernels();
+    t.name = "wasm-relaxed";
+    t.train_gemm_f32 = bl_f32_train_gemm_fused__wasmrelaxed;
+    return t;
+  }();
+  return bl_relaxed_gemm_installed__wasmrelaxed() ? &k : nullptr;
+}
+
+bool install_relaxed_gemm(uintptr_t table_index) {
+  return bl_relaxed_gemm_install__wasmrelaxed(table_index);
+}
+
 #else
 
 const Kernels* relaxed_kernels() { return nullptr; }
 bool install_relaxed_dots(uintptr_t) { return false; }
+const Kernels* fused_train_kernels() { return nullptr; }
+bool install_relaxed_gemm(uintptr_t) { return false; }
 
 #endif
 

@@ -12,6 +12,7 @@
 #include "kernels/train-kernels-impl.h"
 
 #include <cassert>
+#include <cmath>
 
 void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                size_t a_col, const float* B, size_t ldb, float* C, size_t ldc) {
@@ -37,4 +38,20 @@ void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, siz
       c[j] = acc;
     }
   }
+}
+
+// The same product with each multiply-add fused, rounded once: c = fma(A(m, k), B[k*ldb + j], c),
+// k ascending. The scalar twin of the relaxed SIMD kernel (train-gemm-wasmrelaxed.cpp), which is
+// installed only where it gives these bits, and what that kernel does for the columns left
+// over past a multiple of 4. std::fma is exact wherever it runs (in wasm, libm's software fmaf).
+void bl_f32_train_gemm_fused__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
+                                     size_t a_col, const float* B, size_t ldb, float* C,
+                                     size_t ldc) {
+  assert(bl_check::train_gemm(M, N, K, A, a_row, a_col, B, ldb, C, ldc));
+  for (size_t m = 0; m < M; m++)
+    for (size_t j = 0; j < N; j++) {
+      float c = C[m * ldc + j];
+      for (size_t k = 0; k < K; k++) c = std::fma(A[m * a_row + k * a_col], B[k * ldb + j], c);
+      C[m * ldc + j] = c;
+    }
 }

@@ -3,6 +3,7 @@
 // ones: bl_<type>_<op>__<isa>.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/kernels-impl.h"  // the inference tanh and sigmoid
 #include "kernels/kernels.h"  // AdamStep
@@ -10,9 +11,21 @@
 // train-gemm-*.cpp
 void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
+// Each multiply-add fused (std::fma): the relaxed kernel's twin.
+void bl_f32_train_gemm_fused__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
+                                     size_t a_col, const float* B, size_t ldb, float* C,
+                                     size_t ldc);
 #if defined(BL_HAVE_SIMD)
 void bl_f32_train_gemm__wasmsimd(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                  size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
+#endif
+#if defined(BL_HAVE_RELAXED)
+// train-gemm-wasmrelaxed.cpp: the fused product through relaxed SIMD (wasm SIMD builds only).
+void bl_f32_train_gemm_fused__wasmrelaxed(size_t M, size_t N, size_t K, const float* A,
+                                          size_t a_row, size_t a_col, const float* B, size_t ldb,
+                                          float* C, size_t ldc);
+bool bl_relaxed_gemm_install__wasmrelaxed(uintptr_t table_index);
+bool bl_relaxed_gemm_installed__wasmrelaxed();
 #endif
 
 // train-math-*.cpp

@@ -24,6 +24,7 @@ struct TrainOptions {
   double lr_decay_steps = 1000, average = 0.998;
   int batch_size = 32;
   double seed = 1;  // a JS number: an integer in 0 .. 2^53
+  bool relaxed = false;  // bl::TrainParams::relaxed: web/lib/trainer.js sets it where installed
 };
 
 template <>
@@ -37,7 +38,8 @@ struct Fields<TrainOptions> {
       field("dropout", &P::dropout),                      //
       field("average", &P::average),                      //
       field("batchSize", &P::batch_size),                 //
-      field("seed", &P::seed));
+      field("seed", &P::seed),                            //
+      field("relaxed", &P::relaxed));
 };
 
 // One n-step call's result.
@@ -87,6 +89,7 @@ class Trainer {
     p.dropout = o.dropout;
     p.average = o.average;
     p.seed = uint64_t(o.seed);
+    p.relaxed = o.relaxed;
     auto tr = bl::Trainer::create(cfg, p.seed, p, &err);
     if (!tr) return error_object(err);
     auto batches = bl::BatchSampler::create(data.train, size_t(o.batch_size), p.seed, &err);
@@ -119,6 +122,12 @@ class Trainer {
     return val(double(loss));
   }
 
+  // The kernel table of its products ("wasm-relaxed", "wasm-simd" or "scalar"), or {error}.
+  val kernels() const {
+    if (!tr_) return error_object("no model: call create() first");
+    return val(tr_->kernels());
+  }
+
   // The averaged (or, with latest, the latest) weights as an f32 model file (a Uint8Array,
   // copied out of the heap), which createTranslator reads.
   val snapshot(bool latest) const {
@@ -146,5 +155,6 @@ EMSCRIPTEN_BINDINGS(trainer) {
       .function("create", &Trainer::create)
       .function("step", &Trainer::step)
       .function("evaluate", &Trainer::evaluate)
-      .function("snapshot", &Trainer::snapshot);
+      .function("snapshot", &Trainer::snapshot)
+      .function("kernels", &Trainer::kernels);
 }

@@ -1,5 +1,5 @@
-// The training kernel (kernels.h, train_gemm_f32): the scalar table against a double reference
-// with the float-sum error bound, and the wasm SIMD twin against the scalar one bit for bit, on
+// The training kernel (kernels.h, train_gemm_f32): the scalar table and its fused twin
+// (each multiply-add rounded once) against a double reference with the float-sum error bound, and the wasm SIMD twin against the scalar one bit for bit, on
 // random shapes that take every tile and tail of train-gemm-wasmsimd.cpp (rows mod 4, columns
 // mod 4, 8 and 16, more columns than one panel), strided A (the transposed reads the trainer
 // makes), ld > N, unaligned starts and K = 0 and 1.
@@ -66,11 +66,13 @@ std::vector<float> run(const bl::Kernels& k, const Shape& s, const Case& c) {
   return C;
 }
 
+// The scalar twin and the fused one (the relaxed SIMD kernel's twin) both.
 TEST(TrainKernels, ScalarMatchesDouble) {
   std::mt19937 rng(25);
+  for (const bl::Kernels* table : {&bl::scalar_kernels(), &bl::fused_scalar_train_kernels()})
   for (const Shape& s : shapes()) {
     const Case c = make(s, rng);
-    const std::vector<float> C = run(bl::scalar_kernels(), s, c);
+    const std::vector<float> C = run(*table, s, c);
     for (size_t m = 0; m < s.M; m++)
       for (size_t j = 0; j < s.N; j++) {
         const size_t at = c.off + m * c.ldc + j;
@@ -80,7 +82,7 @@ TEST(TrainKernels, ScalarMatchesDouble) {
           want += t, mag += std::fabs(t);
         }
         ASSERT_NEAR(C[at], want, (s.K + 2) * FLT_EPSILON * mag)
-            << s.M << "x" << s.N << "x" << s.K << " at " << m << "," << j;
+            << table->name << " " << s.M << "x" << s.N << "x" << s.K << " at " << m << "," << j;
       }
     // Nothing outside the M x N block moves (the padding between rows, the spare ends).
     for (size_t at = 0; at < C.size(); at++) {
@@ -130,6 +132,30 @@ TEST(TrainKernels, ZeroStrides) {
             ASSERT_EQ(C[m * N + j], C0[m * N + j] + col[m] * B[j]) << k->name << " " << M << "x" << N;
       }
     }
+}
+
+// The fused twin rounds each multiply-add once: with K = 1 and c, a b of like magnitude,
+// c + a b is exact in double, so rounding it to float once is the fused result. The plain
+// table rounds a b first and differs on most of these.
+TEST(TrainKernels, FusedRoundsEachMultiplyAddOnce) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> u(0.5f, 1.0f);
+  constexpr size_t M = 5, N = 37;
+  std::vector<float> A(M), B(N), C0(M * N);
+  for (float& x : A) x = u(rng);
+  for (float& x : B) x = u(rng);
+  for (float& x : C0) x = -u(rng);
+  std::vector<float> fused = C0, plain = C0;
+  bl::fused_scalar_train_kernels().train_gemm_f32(M, N, 1, A.data(), 1, 1, B.data(), N, fused.data(), N);
+  bl::scalar_kernels().train_gemm_f32(M, N, 1, A.data(), 1, 1, B.data(), N, plain.data(), N);
+  size_t differ = 0;
+  for (size_t m = 0; m < M; m++)
+    for (size_t j = 0; j < N; j++) {
+      const float want = float(double(C0[m * N + j]) + double(A[m]) * double(B[j]));
+      ASSERT_EQ(fused[m * N + j], want) << m << "," << j;
+      differ += plain[m * N + j] != want;
+    }
+  EXPECT_GT(differ, 0u) << "no case where rounding twice differs: the test shows nothing";
 }
 
 // Accumulation, not assignment: C's old value is where each sum starts.

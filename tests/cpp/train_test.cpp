@@ -11,6 +11,7 @@
 #include "bahdanau.h"
 #include "bahdanau_train.h"
 #include "core/model_file.h"
+#include "core/train_ops.h"
 #include "core/train_model.h"
 #include "core/train_tensors.h"
 #include "golden.h"
@@ -37,7 +38,9 @@ using train_fixture::fixture;
 using train_fixture::model_bytes;
 using train_fixture::trainer;
 
-TEST(TrainGolden, LossAndEveryGradientMatchPyTorch) {
+// The batch's loss and every gradient of the six tiny models against PyTorch's, with the
+// kernel table chosen around the call (the default, or the fused one below).
+static void expect_gradients() {
   const json fx = fixture();
   const auto batch = batch_of(fx["batch"]);
   for (const json& m : fx["models"]) {
@@ -70,6 +73,8 @@ TEST(TrainGolden, LossAndEveryGradientMatchPyTorch) {
         name.c_str(), loss, m["loss"].get<double>(), max_abs, max_rel_scale);
   }
 }
+
+TEST(TrainGolden, LossAndEveryGradientMatchPyTorch) { expect_gradients(); }
 
 // The 50 steps of `key` in the fixture, each loss within kAdamTol of PyTorch's. p: lr and clip
 // from the fixture, lr_decay_steps as the caller sets it.
@@ -110,6 +115,52 @@ TEST(TrainGolden, AdamWithDecayMatchesPyTorchStepByStep) {
   p.lr_decay_steps = fx["lr_decay_steps"].get<double>();
   ASSERT_GT(p.lr_decay_steps, 0);
   expect_adam_losses(fx, "adam_decay_losses", p);
+}
+
+// The fused product (each multiply-add rounded once: TrainParams::relaxed in a browser with
+// relaxed SIMD, whose kernel gives the bits of this scalar twin; tests/node/relaxed-gemm.test.mjs)
+// meets PyTorch within the same tolerances, and computes something else than the plain tables.
+TEST(TrainGoldenFused, GradientsAndAdamMatchPyTorch) {
+  const bl::train::UseTrainKernels fused(&bl::fused_scalar_train_kernels());
+  expect_gradients();
+  expect_adam_losses(fixture(), "adam_losses", bl::TrainParams{});
+}
+
+TEST(TrainGoldenFused, RoundsOtherwiseThanThePlainTables) {
+  const json fx = fixture();
+  const auto batch = batch_of(fx["batch"]);
+  auto plain = trainer("tiny-additive-f32.safetensors");
+  auto fused = trainer("tiny-additive-f32.safetensors");
+  ASSERT_TRUE(plain && fused);
+  float a = 0, b = 0;
+  ASSERT_TRUE(plain->compute(batch, &a, nullptr));
+  {
+    const bl::train::UseTrainKernels use(&bl::fused_scalar_train_kernels());
+    ASSERT_TRUE(fused->compute(batch, &b, nullptr));
+    EXPECT_EQ(fused->kernels(), "scalar-fused");
+  }
+  EXPECT_NE(fused->kernels(), "scalar-fused") << "the choice ends with its scope";
+  size_t differ = 0;
+  const auto ga = plain->gradients(), gb = fused->gradients();
+  for (size_t t = 0; t < ga.size(); t++)
+    for (size_t k = 0; k < ga[t].size; k++) differ += ga[t].data[k] != gb[t].data[k];
+  EXPECT_GT(differ, 0u) << "the fused table gave the plain tables' gradients bit for bit";
+}
+
+// TrainParams::relaxed where no relaxed kernel is installed (every native build): the plain
+// table, the same bits as without it.
+TEST(TrainGoldenFused, RelaxedWithoutTheKernelIsThePlainTable) {
+  const json fx = fixture();
+  const auto batch = batch_of(fx["batch"]);
+  bl::TrainParams p;
+  p.relaxed = true;
+  auto plain = trainer("tiny-additive-f32.safetensors"), asked = trainer("tiny-additive-f32.safetensors", p);
+  ASSERT_TRUE(plain && asked);
+  EXPECT_EQ(asked->kernels(), plain->kernels());
+  float a = 0, b = 0;
+  ASSERT_TRUE(plain->step(batch, &a, nullptr));
+  ASSERT_TRUE(asked->step(batch, &b, nullptr));
+  EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
 }
 
 // Central differences of the double-precision loss against the f32 analytic gradient, for the

@@ -58,7 +58,7 @@ test('the tarball holds the engine, the API, the CLI, the widget and its models,
   const styles = [...readFileSync(path.join(ROOT, 'web/widget/shadow.js'), 'utf8').matchAll(/'(ui\/[\w-]+\.css)'/g)].map((m) => `web/${m[1]}`);
   assert.ok(styles.includes('web/ui/widget.css'));
   for (const f of ['web/dist/bahdanau-simd.wasm', 'web/dist/bahdanau-scalar.wasm', 'web/dist/bahdanau-relaxed.wasm',
-    'web/dist/bahdanau-simd.js', 'web/dist/bahdanau-scalar.js',
+    'web/dist/bahdanau-relaxed-gemm.wasm', 'web/dist/bahdanau-simd.js', 'web/dist/bahdanau-scalar.js',
     'web/lib/bahdanau.js', 'web/lib/relaxed.js', 'web/lib/edits.js', 'scripts/lib/attend-args.mjs',
     'web/lib/bahdanau.d.ts', 'scripts/translate.mjs', 'README.md', 'LICENSE', 'web/engine/worker.js',
     'web/models/en-fr.safetensors', 'web/models/en-fr-dot.safetensors', 'web/models/en-fr-noattn.safetensors', 'web/models/en-zh.safetensors',

@@ -7,6 +7,10 @@
 #                                  are i32x4.relaxed_dot_i8x16_i7x16_add_s (wabt 1.0.32 calls
 #                                  it i32x4.dot_i8x16_i7x16_add_s), and the wasm-simd engine
 #                                  links the relaxed C++ side (bl_qs8_gemv__wasmrelaxed);
+#   web/dist/bahdanau-relaxed-gemm.wasm  the fused training product: its 17 multiply-adds
+#                                  (4x8 tile 8, 4x4 4, 1x16 4, 1x4 1) are f32x4.relaxed_madd
+#                                  (wabt 1.0.32: f32x4.relaxed_fma) and nothing is a plain
+#                                  f32x4.mul, and the engine links bl_f32_train_gemm_fused__wasmrelaxed;
 #   web/dist/bahdanau-scalar.wasm  no SIMD instruction anywhere (no v128, f32x4, i32x4, ...),
 #                                  so it runs on engines without wasm SIMD.
 # Function names come from the link's --emit-symbol-map (the .wasm itself carries none).
@@ -63,6 +67,18 @@ echo "  dot-adds: $n"
 [ "$n" -eq 8 ] || bad "bahdanau-relaxed.wasm has $n relaxed dot-adds, expected 8"
 grep -q ':bl_qs8_gemv__wasmrelaxed' build/wasm-simd/src/wasm/bahdanau-simd.js.symbols ||
   bad "the SIMD engine does not link bl_qs8_gemv__wasmrelaxed"
+
+echo "== bahdanau-relaxed-gemm.wasm: the fused multiply-adds (train-gemm-wasmrelaxed.wat)"
+[ -f web/dist/bahdanau-relaxed-gemm.wasm ] || bad "web/dist/bahdanau-relaxed-gemm.wasm missing (scripts/build --wasm)"
+cmp -s web/dist/bahdanau-relaxed-gemm.wasm build/wasm-simd/src/wasm/bahdanau-relaxed-gemm.wasm ||
+  bad "web/dist/bahdanau-relaxed-gemm.wasm differs from the build's (run scripts/build --wasm)"
+n=$(wasm-objdump -d web/dist/bahdanau-relaxed-gemm.wasm | grep -cE 'f32x4\.relaxed_(madd|fma)' || true)
+muls=$(wasm-objdump -d web/dist/bahdanau-relaxed-gemm.wasm | grep -cE 'f32x4\.mul' || true)
+echo "  fused multiply-adds: $n, plain f32x4.mul: $muls"
+[ "$n" -eq 17 ] || bad "bahdanau-relaxed-gemm.wasm has $n relaxed multiply-adds, expected 17"
+[ "$muls" -eq 0 ] || bad "bahdanau-relaxed-gemm.wasm multiplies $muls times without fusing"
+grep -q ':bl_f32_train_gemm_fused__wasmrelaxed' build/wasm-simd/src/wasm/bahdanau-simd.js.symbols ||
+  bad "the SIMD engine does not link bl_f32_train_gemm_fused__wasmrelaxed"
 
 echo "== bahdanau-scalar.wasm: SIMD instructions (expect none)"
 any='v128|[if](8x16|16x8|32x4|64x2)\.'

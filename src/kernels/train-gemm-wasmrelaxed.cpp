@@ -1,0 +1,65 @@
+// The training product with fused multiply-adds (kernels.h, train_gemm_f32; the table of
+// fused_train_kernels()), bit-identical to bl_f32_train_gemm_fused__scalar: each C element is
+// c = fma(A(m, k), B[k*ldb + j], c), k ascending, rounded once per step.
+//
+// The tiles are train-gemm-wasmrelaxed.wat (this toolchain's clang cannot emit relaxed SIMD;
+// the .wat says why), which the host installs (install_relaxed_gemm) and this file calls
+// through a function pointer, panel by panel as train-gemm-wasmsimd.cpp goes. Columns past the
+// last multiple of 4 (none in the shipped presets) go to the scalar twin, which is std::fma.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "kernels/train-checks.h"
+#include "kernels/train-kernels-impl.h"
+
+namespace {
+
+// train-gemm-wasmrelaxed.wat's gemm(M, N, K, A, a_row, a_col, B, ldb, C, ldc), N % 4 == 0.
+using Gemm = void (*)(size_t M, size_t N, size_t K, const float* A, size_t a_row, size_t a_col,
+                      const float* B, size_t ldb, float* C, size_t ldc);
+Gemm g_gemm = nullptr;
+
+constexpr size_t kPanel = 256;  // as train-gemm-wasmsimd.cpp: a panel of B stays in cache
+
+}  // namespace
+
+void bl_f32_train_gemm_fused__wasmrelaxed(size_t M, size_t N, size_t K, const float* A,
+                                          size_t a_row, size_t a_col, const float* B, size_t ldb,
+                                          float* C, size_t ldc) {
+  assert(bl_check::train_gemm(M, N, K, A, a_row, a_col, B, ldb, C, ldc));
+  if (!g_gemm) return bl_f32_train_gemm_fused__scalar(M, N, K, A, a_row, a_col, B, ldb, C, ldc);
+  const size_t n4 = N & ~size_t(3);
+  for (size_t p0 = 0; p0 < n4; p0 += kPanel)
+    g_gemm(M, std::min(n4, p0 + kPanel) - p0, K, A, a_row, a_col, B + p0, ldb, C + p0, ldc);
+  if (n4 < N)
+    bl_f32_train_gemm_fused__scalar(M, N - n4, K, A, a_row, a_col, B + n4, ldb, C + n4, ldc);
+}
+
+// Checks the installed tiles against the scalar twin before trusting them: relaxed_madd may
+// round twice (an engine, or a CPU without FMA), and then this kernel would not give the
+// twin's bits; wasm-simd's mul then add stays in use there. The problem takes every tile
+// (rows 4 + 1, columns 8 + 4 and 16 + 4) with values whose fused and unfused results differ,
+// and it runs twice, so that the engine's first and second calls are both seen.
+bool bl_relaxed_gemm_install__wasmrelaxed(uintptr_t table_index) {
+  if (table_index == 0) return false;
+  const Gemm gemm = reinterpret_cast<Gemm>(table_index);
+  constexpr size_t kM = 5, kN = 20, kK = 7;
+  std::vector<float> A(kM * kK), B(kK * kN), C0(kM * kN);
+  for (size_t i = 0; i < A.size(); i++) A[i] = 1.0f + float(i % 11) / 1024.0f + 1e-7f * float(i);
+  for (size_t i = 0; i < B.size(); i++) B[i] = 1.0f - float(i % 13) / 2048.0f - 3e-7f * float(i);
+  for (size_t i = 0; i < C0.size(); i++) C0[i] = -float(i % 5) - 0.3f;
+  std::vector<float> want = C0;
+  bl_f32_train_gemm_fused__scalar(kM, kN, kK, A.data(), kK, 1, B.data(), kN, want.data(), kN);
+  for (int round = 0; round < 2; round++) {
+    std::vector<float> got = C0;
+    gemm(kM, kN, kK, A.data(), kK, 1, B.data(), kN, got.data(), kN);
+    if (std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) != 0) return false;
+  }
+  g_gemm = gemm;
+  return true;
+}
+
+bool bl_relaxed_gemm_installed__wasmrelaxed() { return g_gemm != nullptr; }
