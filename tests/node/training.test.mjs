@@ -52,8 +52,13 @@ test('a run trains in its worker, reports, pauses, resumes, measures and transla
   const states = [];
   run.on('state', (s) => states.push(s.state));
   assert.equal(run.state, 'loading');
+  assert.equal(run.engine, null, 'no engine before the model loads');
   await run.ready;
   assert.equal(run.state, 'training');
+  // The worker's trainer says what it trains with: Node 20 without its flag has no relaxed SIMD.
+  assert.equal(run.engine.variant, 'wasm-simd');
+  assert.equal(run.engine.kernels, 'wasm-simd');
+  assert.match(run.engine.relaxed, /relaxed SIMD not supported by this Node\.js/);
   const p = await next(run, 'progress', (e) => e.steps >= 20);
   assert.ok(p.losses.length > 0 && p.losses.every(Number.isFinite));
   assert.ok(Math.abs(p.loss - p.losses.reduce((a, b) => a + b, 0) / p.losses.length) < 1e-9);
@@ -166,7 +171,9 @@ test('reset starts again at step 0: the same seed gives the same losses; new opt
   assert.deepEqual(b.losses, a.losses);
   // another seed, another model
   const other = collect();
-  await run.reset({ ...BASE, config: { emb: 16, enc_hidden: 16, dec_hidden: 16 }, seed: 6, maxSteps: 30, measureMs: 0, scoring: 'none' });
+  await run.reset({ ...BASE, config: { emb: 16, enc_hidden: 16, dec_hidden: 16 }, seed: 6, maxSteps: 30, measureMs: 0, scoring: 'none', simd: false });
+  assert.deepEqual({ ...run.engine }, { variant: 'wasm-scalar', reason: 'forced by simd:false', kernels: 'scalar',
+    relaxed: 'the wasm-scalar engine has no SIMD' }, "the new worker's engine");
   const c = await other;
   assert.notDeepEqual(c.losses, a.losses);
   const m = await run.measureNow();

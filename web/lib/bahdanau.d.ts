@@ -379,6 +379,11 @@ export interface TrainerOptions {
   /** The decay of the weights' moving average, in [0, 1) (default 0.998; 0: none): after step t, a = d a + (1 - d) w with d = min(average, (1 + t) / (10 + t)). evaluate() and snapshot() read it unless given {weights: 'latest'}. */
   average?: number;
   simd?: 'auto' | boolean;
+  /** Every product with relaxed SIMD's fused multiply-add (bahdanau-relaxed-gemm.wasm) where the
+   * JS engine runs it fused ('auto', the default), required (true; an error where it does not,
+   * or with simd:false) or never (false). Faster; the losses differ from false's by rounding and
+   * are the same bits on every engine that runs it. */
+  relaxed?: 'auto' | boolean;
   dist?: string | URL;
 }
 
@@ -394,8 +399,14 @@ export interface TrainStepReport {
   steps: number; epochs: number;
 }
 
+/** The variant and why; the kernel table of its products; why the fused product runs or not. */
+export interface TrainerEngine {
+  variant: 'wasm-simd' | 'wasm-scalar'; reason: string;
+  kernels: 'wasm-relaxed' | 'wasm-simd' | 'scalar'; relaxed: string;
+}
+
 export interface Trainer {
-  readonly engine: { variant: 'wasm-simd' | 'wasm-scalar'; reason: string };
+  readonly engine: TrainerEngine;
   /** n (1..10,000) steps on the next n batches; runs on the calling thread (use a worker in a page). */
   step(n?: number): TrainStepReport;
   /** The held-out pairs' mean loss (no dropout, no smoothing), or null without held-out pairs. */
@@ -518,6 +529,8 @@ export interface TrainingMeasure {
 
 export interface TrainingRun {
   readonly state: TrainingState;
+  /** null while a model loads; then the worker's trainer's engine. */
+  readonly engine: TrainerEngine | null;
   /** Resolves once the first model has loaded; rejects with the reason it could not. */
   readonly ready: Promise<void>;
   on(type: 'state', fn: (event: TrainingStateEvent) => void): () => void;

@@ -15,7 +15,22 @@ export const NO_SIMD = { installed: false, reason: 'the wasm-scalar engine has n
 export const RELAXED_REASON = 'SIMD and relaxed SIMD supported';
 
 // -> {installed: boolean, reason: string}
-export async function installRelaxed(module, wasmUrl) {
+export function installRelaxed(module, wasmUrl) {
+  return install(module, wasmUrl, 'dots', 'installRelaxed', 'exact sums');
+}
+
+// The fused training product (src/kernels/train-gemm-wasmrelaxed.wat, built to
+// bahdanau-relaxed-gemm.wasm), for a trainer (web/lib/trainer.js): the C++ side installs it
+// only where relaxed_madd rounds once, as its scalar twin does, so that training gives the same
+// bits wherever it runs. -> {installed: boolean, reason: string}
+export function installRelaxedGemm(module, wasmUrl) {
+  return install(module, wasmUrl, 'gemm', 'installRelaxedGemm', 'its fused scalar twin');
+}
+
+// Instantiates wasmUrl on the engine's memory, puts its export `name` into the engine's
+// function table and hands the index to the C++ installer `installer`, which checks it
+// (against `checkedAgainst`) before using it.
+async function install(module, wasmUrl, name, installer, checkedAgainst) {
   let bytes;
   try {
     bytes = await readBytes(wasmUrl);
@@ -33,10 +48,10 @@ export async function installRelaxed(module, wasmUrl) {
   try {
     const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
     index = table.grow(1);
-    table.set(index, instance.exports.dots);
-    if (!module.installRelaxed(index)) {
+    table.set(index, instance.exports[name]);
+    if (!module[installer](index)) {
       table.set(index, null);
-      return { installed: false, reason: 'relaxed SIMD failed its check against exact sums' };
+      return { installed: false, reason: `relaxed SIMD failed its check against ${checkedAgainst}` };
     }
   } catch (e) {
     // Nothing was installed (installRelaxed sets the C++ side's pointer only after its check).

@@ -10,7 +10,8 @@
 //                                   URLs absolute, no functions)
 //        {type: 'pause' | 'resume' | 'snapshot' | 'translate' | 'align' | 'measure', id, text?,
 //         source?, target?}
-//   out: {type: 'state', state, reason?}, {type: 'progress', ...}, {type: 'measure', ...},
+//   out: {type: 'state', state, reason?}, {type: 'engine', engine} (createTrainer's tr.engine,
+//        once loaded), {type: 'progress', ...}, {type: 'measure', ...},
 //        {type: 'reply', id, result} | {type: 'reply', id, error}
 // A reset is a new worker (training.js), so nothing of an old run can leak into the next.
 
@@ -66,13 +67,13 @@ async function start(options) {
   };
   setState('loading');
   try {
-    const { data, config, simd, dist, gold } = options;
+    const { data, config, simd, relaxed, dist, gold } = options;
     const settings = {};
     for (const k of OPTION_NUMBERS) {
       if (options[k] !== undefined) settings[k] = options[k];
     }
     const [trainer, goldPairs] = await Promise.all([
-      createTrainer({ data, config, simd, dist, ...settings }),
+      createTrainer({ data, config, simd, relaxed, dist, ...settings }),
       gold === null ? null : loadGold(gold),
     ]);
     run.trainer = trainer;
@@ -83,6 +84,7 @@ async function start(options) {
     setState('error', run.reason);
     return;
   }
+  post({ type: 'engine', engine: run.trainer.engine }); // before the state that resolves ready
   setState(run.paused ? 'paused' : 'training');
   loop();
 }

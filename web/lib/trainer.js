@@ -19,12 +19,18 @@
 // "Averaged weights"), which evaluate() and snapshot() read unless given {weights: 'latest'}:
 // a young model's latest weights waver with its last batches, their average is steadier. step() runs on the calling
 // thread: a page runs the trainer in a Web Worker, so that the tab stays responsive.
+// relaxed: 'auto' (default) | true | false: every product with relaxed SIMD's fused
+// multiply-add (bahdanau-relaxed-gemm.wasm, src/kernels/train-gemm-wasmrelaxed.wat) where the
+// JS engine runs it fused, which trains faster (docs/training-core.md, "Fused multiply-add").
+// Its losses differ from relaxed:false's by rounding, and are the same bits on every engine
+// that runs it; true throws where it cannot run. tr.engine says which kernels run and why.
 
 import { checkInt, describe, optionsArg } from './args.js';
 import { isNode } from './env.js';
 import { own, release } from './handles.js';
-import { chooseVariant, loadVariant } from './loader.js';
+import { chooseVariant, defaultDist, loadVariant } from './loader.js';
 import { unwrap } from './native.js';
+import { NO_SIMD, installRelaxedGemm } from './relaxed.js';
 
 const MAX_DATA_BYTES = 64 * 2 ** 20; // the parser's own bound (src/core/train_data.cpp)
 // createTrainer's numeric options; training.js checks and train-worker.js passes on the same list.
@@ -32,9 +38,15 @@ export const OPTION_NUMBERS = ['lr', 'lrDecaySteps', 'clip', 'batchSize', 'seed'
 
 export async function createTrainer(options) {
   const opts = optionsArg(options, 'createTrainer');
-  const { data, config = {}, simd = 'auto', dist } = opts;
+  const { data, config = {}, simd = 'auto', relaxed = 'auto', dist } = opts;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw new TypeError(`createTrainer: config must be an object, got ${describe(config)}`);
+  }
+  if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
+    throw new TypeError(`createTrainer: relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
+  }
+  if (relaxed === true && simd === false) {
+    throw new TypeError('createTrainer: relaxed:true needs the SIMD engine, and simd:false asks for the scalar one');
   }
   const settings = {};
   for (const key of OPTION_NUMBERS) {
@@ -46,7 +58,23 @@ export async function createTrainer(options) {
   }
   const choice = chooseVariant(simd);
   const [engine, bytes] = await Promise.all([loadVariant(choice.variant, dist), dataBytes(data)]);
-  return new Trainer(engine.module, choice, bytes, JSON.stringify(config), settings);
+  const fused = relaxed === false ? { installed: false, reason: 'off (relaxed:false)' }
+    : await relaxedGemm(engine.module, choice.variant, dist);
+  if (relaxed === true && !fused.installed) {
+    throw new Error(`createTrainer: relaxed:true was requested, but ${fused.reason}`);
+  }
+  settings.relaxed = fused.installed;
+  return new Trainer(engine.module, choice, bytes, JSON.stringify(config), settings, fused.reason);
+}
+
+// The fused training product, installed once per engine instance (loader.js shares them).
+const gemmInstalls = new WeakMap();
+function relaxedGemm(module, variant, dist) {
+  if (variant !== 'wasm-simd') return NO_SIMD;
+  if (!gemmInstalls.has(module)) {
+    gemmInstalls.set(module, installRelaxedGemm(module, new URL('bahdanau-relaxed-gemm.wasm', dist ?? defaultDist())));
+  }
+  return gemmInstalls.get(module);
 }
 
 // -> Uint8Array: the file at a URL (fetched; in Node too for http:, https:) or a path or file:
@@ -118,11 +146,13 @@ async function gunzip(bytes) {
 class Trainer {
   #rec;
 
-  constructor(module, { variant, reason }, bytes, configJson, settings) {
+  // engine: {variant, reason (why that variant), kernels: 'wasm-relaxed' | 'wasm-simd' |
+  // 'scalar' (what the products run on), relaxed (why the fused product runs or not)}.
+  constructor(module, { variant, reason }, bytes, configJson, settings, relaxed) {
     const native = new module.Trainer();
     unwrap(native.create(bytes, configJson, settings), 'createTrainer: ', () => native.delete());
     this.#rec = own(module, native, this);
-    this.engine = { variant, reason };
+    this.engine = { variant, reason, kernels: unwrap(native.kernels(), 'createTrainer: '), relaxed };
   }
 
   #native(method) {

@@ -21,7 +21,7 @@
 //
 // The contract (bahdanau.d.ts types it):
 // - options: createTrainer's (data, config, lr, lrDecaySteps, clip, batchSize, seed, dropout,
-//   labelSmoothing, average, simd, dist), and
+//   labelSmoothing, average, simd, relaxed, dist), and
 //   preset: 'small' (default; emb 64, hidden 128, attn 128) or 'tiny' (32, 64, 32; train.html's default); config
 //     overrides its fields. scoring: 'additive' | 'scaled_dot' | 'none', config.scoring's
 //     shorthand. data: default the bundled web/data/train-en-fr.bin (TRAIN_DATA_URL).
@@ -51,7 +51,9 @@
 //   gives a given translation, word by word, as training feeds it), run.measureNow() ->
 //   Promise<measure>, all on the weights' moving average (average; the latest weights when it
 //   is 0), as the measures' held-out loss is. run.ready: a Promise that resolves once the
-//   first run has loaded and rejects with its error. run.state; run.dispose() ends the worker
+//   first run has loaded and rejects with its error. run.engine: null while a model loads, then
+//   createTrainer's tr.engine ({variant, reason, kernels, relaxed}: which engine and products
+//   the worker trains with, and why). run.state; run.dispose() ends the worker
 //   (state 'stopped', reason 'disposed'); in Node a live run keeps the process running until then.
 // - Bad options of the wrong type or value throw at once (TypeError, RangeError); what only the
 //   worker can find (bad or empty data, a config out of range, a learning rate the core
@@ -72,7 +74,7 @@ export const TRAIN_DATA_URL = new URL('../data/train-en-fr.bin', import.meta.url
 export const TRAIN_GOLD_URL = new URL('../data/train-en-fr-gold.json', import.meta.url);
 
 const SCORINGS = ['additive', 'scaled_dot', 'none'];
-const KNOWN = new Set([...NUMBERS, 'data', 'config', 'simd', 'dist', 'preset', 'scoring', 'gold',
+const KNOWN = new Set([...NUMBERS, 'data', 'config', 'simd', 'relaxed', 'dist', 'preset', 'scoring', 'gold',
   'watch', 'reportMs', 'measureMs', 'maxSeconds', 'maxSteps', 'worker']);
 
 export function startTraining(options) {
@@ -111,6 +113,7 @@ function resolveOptions(options) {
   const resolved = {
     config: { ...base, ...config, ...(scoring ? { scoring } : {}) },
     simd: o.simd ?? 'auto',
+    relaxed: o.relaxed ?? 'auto', // createTrainer checks it
     dist: o.dist === undefined ? undefined : String(new URL(String(o.dist), base_()).href),
     data: location(o.data ?? TRAIN_DATA_URL, 'data', true),
     gold: o.gold === undefined || o.gold === false ? null
@@ -206,6 +209,7 @@ class TrainingRun {
   #broken = null; // why requests are refused now (a crash, dispose), or null
   #disposed = false;
   #wantPaused = false;
+  #engine = null;
   ready;
 
   constructor(options) {
@@ -216,6 +220,10 @@ class TrainingRun {
 
   get state() {
     return this.#state;
+  }
+
+  get engine() {
+    return this.#engine;
   }
 
   on(type, fn) {
@@ -284,6 +292,7 @@ class TrainingRun {
   #start(paused) {
     const generation = ++this.#generation;
     this.#broken = null;
+    this.#engine = null;
     this.#setState({ state: 'loading' });
     const loaded = new Promise((resolve, reject) => (this.#loaded = { resolve, reject }));
     const mine = (fn) => (...args) => generation === this.#generation && fn(...args);
@@ -335,6 +344,8 @@ class TrainingRun {
       if (m.state === 'training' || m.state === 'paused') this.#loaded?.resolve();
       if (m.state === 'error') this.#loaded?.reject(new Error(m.reason));
       if (m.state !== 'loading') this.#loaded = null;
+    } else if (m.type === 'engine') {
+      this.#engine = Object.freeze(m.engine);
     } else if (m.type === 'progress' || m.type === 'measure') {
       const { type, ...event } = m;
       this.#emit(type, event);
