@@ -88,6 +88,7 @@ function runOptions(choice) {
     reportMs: REPORT_MS,
     measureMs: MEASURE_MS,
     simd: params.simd,
+    relaxed: params.relaxed,
   };
 }
 
@@ -111,6 +112,9 @@ function train() {
       if (state === 'stopped' && reason && reason !== 'disposed') showError(T.stateStopped, reason);
       if (state === 'training' && !begun) {
         begun = true;
+        // What the worker trains with (wasm-simd, wasm-relaxed with ?relaxed=1, scalar): for
+        // tests and scripts/bench's page rows, whose steps per second depend on it.
+        app.dataset.kernels = run.engine?.kernels ?? '';
         firstMatrices(run);
       }
     }),

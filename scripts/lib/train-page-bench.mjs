@@ -73,6 +73,7 @@ function latest() {
     ownFlip: own.flip,
     ownText: watched.querySelector('[data-role="own-text"]').textContent,
     stepsPerSecond: Number(document.querySelector('[data-role="stats"]').dataset.stepsPerSecond),
+    kernels: document.querySelector('[data-role="app"]').dataset.kernels,
     longTasks: window.__longTasks.filter((t) => t.start >= window.__trainAt),
   };
 }
@@ -138,7 +139,7 @@ export async function trainPageRows(options = {}) {
       { what: `off-diagonal accuracy after ${minutes} min`, goal: '>= 45%', measured: pct(r.offDiagonal) },
       { what: `flip visible in "${r.source}"`, goal: 'yes',
         measured: `${r.flip ? 'yes' : 'no'} (reading the reference: ${r.flipText.trim()}); own translation: ${r.ownText.trim()} (${r.ownFlip ? 'flips too' : 'no flip'})` },
-      { what: 'machine load (1-min average, start / end)', goal: '—', measured: `${load0.toFixed(2)} / ${load1.toFixed(2)} on ${os.cpus().length} cores; ${r.stepsPerSecond.toFixed(1)} steps/s at the end` },
+      { what: 'machine load (1-min average, start / end)', goal: '—', measured: `${load0.toFixed(2)} / ${load1.toFixed(2)} on ${os.cpus().length} cores; ${r.stepsPerSecond.toFixed(1)} steps/s at the end (${r.kernels} products)` },
     ];
   } finally {
     await browser?.close().catch(() => {});

@@ -137,6 +137,19 @@ describe('train.html', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  // Chromium runs relaxed SIMD, but the page trains with the plain product unless asked, so
+  // that every browser trains the same run (web/train/params.js).
+  test('the same run in every browser by default; ?relaxed=1 trains with the fused product', T, async () => {
+    for (const [query, kernels] of [['?preset=tiny', 'wasm-simd'], ['?preset=tiny&relaxed=1', 'wasm-relaxed'], ['?preset=tiny&simd=0&relaxed=1', 'scalar']]) {
+      const page = await open(query);
+      await pressTrain(page);
+      assert.equal(await page.getAttribute($('app'), 'data-kernels'), kernels, query);
+      await waitSteps(page, 10);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    }
+  });
+
   test('pause stops the step counter, resume goes on, reset goes back to 0', T, async () => {
     const page = await open();
     await pressTrain(page);

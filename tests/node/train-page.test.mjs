@@ -74,14 +74,18 @@ test('the watched sentences: each with its reference, watched twice (forced thro
 
 test('the URL parameters: defaults, and bad values ignored', () => {
   const at = (q) => ({ search: q });
-  assert.deepEqual(readTrainParams(at(''), { sentences: 4 }), { lang: 'en', scoring: 'additive', preset: 'tiny', watch: 0, simd: 'auto' },
+  assert.deepEqual(readTrainParams(at(''), { sentences: 4 }), { lang: 'en', scoring: 'additive', preset: 'tiny', watch: 0, simd: 'auto', relaxed: false },
     'the tiny model by default, on every screen: its flip shows sooner (docs/training-live.md, "The default size")');
   assert.equal(readTrainParams(at('?preset=small'), { sentences: 4 }).preset, 'small', 'unless asked');
   assert.deepEqual(readTrainParams(at('?lang=zh&scoring=none&preset=small&watch=3&simd=0'), { sentences: 4 }),
-    { lang: 'zh', scoring: 'none', preset: 'small', watch: 2, simd: false });
+    { lang: 'zh', scoring: 'none', preset: 'small', watch: 2, simd: false, relaxed: false });
   assert.deepEqual(readTrainParams(at('?lang=fr&scoring=bogus&preset=huge&watch=9'), { sentences: 4 }),
-    { lang: 'en', scoring: 'additive', preset: 'tiny', watch: 0, simd: 'auto' });
+    { lang: 'en', scoring: 'additive', preset: 'tiny', watch: 0, simd: 'auto', relaxed: false });
   assert.equal(readTrainParams(at('?watch=1.5'), { sentences: 4 }).watch, 0);
+  // The same run in every browser unless asked: relaxed=1 opts in, and means nothing with simd=0.
+  assert.equal(readTrainParams(at('?relaxed=1'), { sentences: 4 }).relaxed, 'auto');
+  assert.equal(readTrainParams(at('?relaxed=1&simd=0'), { sentences: 4 }).relaxed, false);
+  assert.equal(readTrainParams(at('?relaxed=true'), { sentences: 4 }).relaxed, false);
 });
 
 test('the service worker precaches the page and its gold links, not its 0.9 MB of training pairs', async () => {
