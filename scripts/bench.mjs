@@ -72,7 +72,9 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       onnxruntime-web in the same page too
   --only T            just that table (--only peers: the peer table alone; --only browser: the
                       browser table alone, with the peer if --peers)
-  --only train        the training tables alone: createTrainer in wasm-simd and wasm-scalar
+  --only train        the training tables alone: createTrainer in wasm-relaxed (relaxed SIMD's
+                      fused multiply-add, as browsers with relaxed SIMD train; Node 20 behind
+                      a V8 flag, which the bench sets), wasm-simd and wasm-scalar
                       against PyTorch (1 thread, f32) on the same model, once per size of
                       --train-presets (the issue's model, small: cgru, additive, 64/128/128/128;
                       the page's default, tiny: 32/64/64/32), the same --train-data file
