@@ -112,9 +112,10 @@ struct Kernels {
   //   C[m*ldc + j] += sum_k A[m*a_row + k*a_col] * B[k*ldb + j],   m < M, j < N, k < K
   // accumulated into C's old value one product at a time, k ascending (mul, then add; no FMA,
   // except in fused_train_kernels()).
-  // The strides of A let one kernel read A or its transpose. Unlike gemv, every table computes
-  // the same bits (the SIMD lanes run over j, never over k), so both wasm variants train to the
-  // same losses. C apart from A and B; ldc >= N, ldb >= N when K > 1.
+  // The strides of A let one kernel read A or its transpose. Unlike gemv, the scalar and SIMD
+  // tables compute the same bits (the SIMD lanes run over j, never over k), so both wasm
+  // variants train to the same losses; fused_train_kernels() computes its scalar twin's, which
+  // round once per multiply-add. C apart from A and B; ldc >= N, ldb >= N when K > 1.
   void (*train_gemm_f32)(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                          size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
   // Training's elementwise math (train-math-*.cpp): y = exp(x), tanh(x), sigmoid(x); y may

@@ -13,6 +13,8 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                size_t a_col, const float* B, size_t ldb, float* C, size_t ldc) {
@@ -40,10 +42,30 @@ void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, siz
   }
 }
 
+// fma(a, b, c) in float, rounded once, exactly: a b is exact in double (24 + 24 bits), the
+// sum's rounding error is recovered exactly (TwoSum), and rounding the double sum to odd before
+// the conversion makes that second rounding give the correctly rounded float. Not std::fma:
+// Emscripten's musl fmaf rounds the wrong way in about half the cases that fall exactly halfway
+// in double, since its fesetround is a stub (the check in train-gemm-wasmrelaxed.cpp has one).
+float bl_fma_f32(float a, float b, float c) {
+  const double p = double(a) * double(b);
+  const double s = p + double(c);
+  const double bb = s - p;
+  const double e = (p - (s - bb)) + (double(c) - bb);
+  if (e == 0 || !std::isfinite(s)) return float(s);
+  uint64_t u;
+  std::memcpy(&u, &s, sizeof u);
+  // An even last bit moves one unit towards the exact value, whose side e gives.
+  if ((u & 1) == 0) u = ((e > 0) == (s > 0)) ? u + 1 : u - 1;
+  double odd;
+  std::memcpy(&odd, &u, sizeof odd);
+  return float(odd);
+}
+
 // The same product with each multiply-add fused, rounded once: c = fma(A(m, k), B[k*ldb + j], c),
 // k ascending. The scalar twin of the relaxed SIMD kernel (train-gemm-wasmrelaxed.cpp), which is
 // installed only where it gives these bits, and what that kernel does for the columns left
-// over past a multiple of 4. std::fma is exact wherever it runs (in wasm, libm's software fmaf).
+// over past a multiple of 4.
 void bl_f32_train_gemm_fused__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                      size_t a_col, const float* B, size_t ldb, float* C,
                                      size_t ldc) {
@@ -51,7 +73,7 @@ void bl_f32_train_gemm_fused__scalar(size_t M, size_t N, size_t K, const float* 
   for (size_t m = 0; m < M; m++)
     for (size_t j = 0; j < N; j++) {
       float c = C[m * ldc + j];
-      for (size_t k = 0; k < K; k++) c = std::fma(A[m * a_row + k * a_col], B[k * ldb + j], c);
+      for (size_t k = 0; k < K; k++) c = bl_fma_f32(A[m * a_row + k * a_col], B[k * ldb + j], c);
       C[m * ldc + j] = c;
     }
 }

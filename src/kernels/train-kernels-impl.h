@@ -11,7 +11,9 @@
 // train-gemm-*.cpp
 void bl_f32_train_gemm__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                size_t a_col, const float* B, size_t ldb, float* C, size_t ldc);
-// Each multiply-add fused (std::fma): the relaxed kernel's twin.
+// fma for floats, correctly rounded on every platform (train-gemm-scalar.cpp says why not std::fma).
+float bl_fma_f32(float a, float b, float c);
+// Each multiply-add fused (bl_fma_f32): the relaxed kernel's twin.
 void bl_f32_train_gemm_fused__scalar(size_t M, size_t N, size_t K, const float* A, size_t a_row,
                                      size_t a_col, const float* B, size_t ldb, float* C,
                                      size_t ldc);

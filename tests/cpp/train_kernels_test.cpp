@@ -1,8 +1,9 @@
-// The training kernel (kernels.h, train_gemm_f32): the scalar table and its fused twin
-// (each multiply-add rounded once) against a double reference with the float-sum error bound, and the wasm SIMD twin against the scalar one bit for bit, on
-// random shapes that take every tile and tail of train-gemm-wasmsimd.cpp (rows mod 4, columns
-// mod 4, 8 and 16, more columns than one panel), strided A (the transposed reads the trainer
-// makes), ld > N, unaligned starts and K = 0 and 1.
+// The training kernel (kernels.h, train_gemm_f32): the scalar table and its fused twin (each
+// multiply-add rounded once) against a double reference with the float-sum error bound, and the
+// wasm SIMD twin against the scalar one bit for bit, on random shapes that take every tile and
+// tail of train-gemm-wasmsimd.cpp (rows mod 4, columns mod 4, 8 and 16, more columns than one
+// panel), strided A (the transposed reads the trainer makes), ld > N, unaligned starts and
+// K = 0 and 1.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "kernels/train-kernels-impl.h"
 
 namespace {
 
@@ -87,7 +89,9 @@ TEST(TrainKernels, ScalarMatchesDouble) {
     // Nothing outside the M x N block moves (the padding between rows, the spare ends).
     for (size_t at = 0; at < C.size(); at++) {
       const bool inside = at >= c.off && (at - c.off) / c.ldc < s.M && (at - c.off) % c.ldc < s.N;
-      if (!inside) ASSERT_EQ(C[at], c.C0[at]) << s.M << "x" << s.N << "x" << s.K << " at " << at;
+      if (!inside) {
+        ASSERT_EQ(C[at], c.C0[at]) << s.M << "x" << s.N << "x" << s.K << " at " << at;
+      }
     }
   }
 }
@@ -146,7 +150,8 @@ TEST(TrainKernels, FusedRoundsEachMultiplyAddOnce) {
   for (float& x : B) x = u(rng);
   for (float& x : C0) x = -u(rng);
   std::vector<float> fused = C0, plain = C0;
-  bl::fused_scalar_train_kernels().train_gemm_f32(M, N, 1, A.data(), 1, 1, B.data(), N, fused.data(), N);
+  const bl::Kernels& f = bl::fused_scalar_train_kernels();
+  f.train_gemm_f32(M, N, 1, A.data(), 1, 1, B.data(), N, fused.data(), N);
   bl::scalar_kernels().train_gemm_f32(M, N, 1, A.data(), 1, 1, B.data(), N, plain.data(), N);
   size_t differ = 0;
   for (size_t m = 0; m < M; m++)
@@ -156,6 +161,33 @@ TEST(TrainKernels, FusedRoundsEachMultiplyAddOnce) {
       differ += plain[m * N + j] != want;
     }
   EXPECT_GT(differ, 0u) << "no case where rounding twice differs: the test shows nothing";
+}
+
+// bl_fma_f32 (the fused twin's multiply-add) is correctly rounded: against the platform's
+// std::fma (glibc's is) on random triples of every sign and a wide range of magnitudes, and on
+// the halfway cases of the relaxed kernel's install check, where the double sum lands on the
+// midpoint of two floats and Emscripten's fmaf rounds the wrong way.
+TEST(TrainKernels, FmaIsCorrectlyRounded) {
+  const float a = 1.0f + 0x1p-23f, b = 0x1p-24f * (1.0f - 0x1p-23f);  // a b = 2^-24 - 2^-70
+  const float odd = 1.0f + 0x1p-23f, odd3 = 1.0f + 3 * 0x1p-23f;
+  EXPECT_EQ(bl_fma_f32(a, b, odd), odd);  // the double sum: odd + 2^-24, a midpoint
+  EXPECT_EQ(bl_fma_f32(a, -b, -odd), -odd);
+  EXPECT_EQ(bl_fma_f32(a, -b, odd3), odd3);  // odd3 - 2^-24, a midpoint
+  EXPECT_EQ(bl_fma_f32(a, b, -odd3), -odd3);
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> mant(-2.0f, 2.0f);
+  std::uniform_int_distribution<int> ex(-30, 30);
+  size_t twice = 0;  // triples where mul then add is not the fma
+  for (int i = 0; i < 200000; i++) {
+    const float x = std::ldexp(mant(rng), ex(rng)), y = std::ldexp(mant(rng), ex(rng));
+    // c near x y half the time, so that cancellation and near-ties come up
+    const float c = i % 2 ? std::ldexp(mant(rng), ex(rng)) : -x * y * (1.0f + mant(rng) * 0x1p-20f);
+    const float got = bl_fma_f32(x, y, c), want = std::fma(x, y, c);
+    ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0) << x << " * " << y << " + " << c;
+    const float p = x * y;
+    twice += p + c != want;
+  }
+  EXPECT_GT(twice, 20000u) << "mul then add gives the fma almost always: the test shows little";
 }
 
 // Accumulation, not assignment: C's old value is where each sum starts.

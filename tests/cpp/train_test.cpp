@@ -154,7 +154,8 @@ TEST(TrainGoldenFused, RelaxedWithoutTheKernelIsThePlainTable) {
   const auto batch = batch_of(fx["batch"]);
   bl::TrainParams p;
   p.relaxed = true;
-  auto plain = trainer("tiny-additive-f32.safetensors"), asked = trainer("tiny-additive-f32.safetensors", p);
+  auto plain = trainer("tiny-additive-f32.safetensors");
+  auto asked = trainer("tiny-additive-f32.safetensors", p);
   ASSERT_TRUE(plain && asked);
   EXPECT_EQ(asked->kernels(), plain->kernels());
   float a = 0, b = 0;

@@ -50,7 +50,7 @@ async function checkKernel() {
   const bad = [];
   let elements = 0;
   let unfusedDiffer = 0;
-  const shapes = [[1, 4, 0], [4, 8, 1], [5, 12, 7], [9, 36, 16], [13, 100, 33], [3, 256, 64], [8, 4, 700], [7, 20, 70]];
+  const shapes = [[1, 4, 0], [4, 8, 1], [5, 12, 7], [6, 24, 9], [9, 36, 16], [13, 100, 33], [3, 256, 64], [8, 4, 700], [7, 20, 70]];
   for (const [M, N, K] of shapes) {
     for (const transposed of [false, true]) {
       for (let rep = 0; rep < 3; rep++) {

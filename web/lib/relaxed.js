@@ -1,9 +1,11 @@
-// Relaxed SIMD's int8 loop for the wasm-simd engine (src/kernels/qs8-wasmrelaxed.wat, built to
-// bahdanau-relaxed.wasm beside the engine): where the JS engine validates it, instantiate it on
-// the engine's own memory, put its `dots` into the engine's function table and hand the index
-// to the C++ side, which checks it against exact sums before using it. Same results either way;
-// faster where it runs (scripts/bench --browser). Anything that goes wrong here leaves the engine as
-// it was, with the reason.
+// Relaxed SIMD modules for the wasm-simd engine, each built beside it: the int8 loop of
+// translators (src/kernels/qs8-wasmrelaxed.wat, bahdanau-relaxed.wasm; the same results either
+// way, faster where it runs: scripts/bench --browser) and the fused product of trainers
+// (train-gemm-wasmrelaxed.wat, bahdanau-relaxed-gemm.wasm; other rounding, the same bits on
+// every engine that installs it). Where the JS engine validates one, instantiate it on the
+// engine's own memory, put its function into the engine's function table and hand the index to
+// the C++ side, which checks it before using it. Anything that goes wrong here leaves the
+// engine as it was, with the reason.
 
 import { isNode } from './env.js';
 
@@ -54,7 +56,7 @@ async function install(module, wasmUrl, name, installer, checkedAgainst) {
       return { installed: false, reason: `relaxed SIMD failed its check against ${checkedAgainst}` };
     }
   } catch (e) {
-    // Nothing was installed (installRelaxed sets the C++ side's pointer only after its check).
+    // Nothing was installed (each C++ installer sets its pointer only after its check).
     if (index >= 0) table.set(index, null);
     return { installed: false, reason: `cannot install relaxed SIMD: ${e.message}` };
   }

@@ -42,12 +42,7 @@ export async function createTrainer(options) {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw new TypeError(`createTrainer: config must be an object, got ${describe(config)}`);
   }
-  if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
-    throw new TypeError(`createTrainer: relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
-  }
-  if (relaxed === true && simd === false) {
-    throw new TypeError('createTrainer: relaxed:true needs the SIMD engine, and simd:false asks for the scalar one');
-  }
+  checkRelaxed(relaxed, simd, 'createTrainer');
   const settings = {};
   for (const key of OPTION_NUMBERS) {
     if (opts[key] === undefined) continue;
@@ -67,12 +62,28 @@ export async function createTrainer(options) {
   return new Trainer(engine.module, choice, bytes, JSON.stringify(config), settings, fused.reason);
 }
 
-// The fused training product, installed once per engine instance (loader.js shares them).
+// The relaxed option, with the simd one it must agree with; startTraining checks it too, at once.
+export function checkRelaxed(relaxed, simd, where) {
+  if (relaxed !== 'auto' && relaxed !== true && relaxed !== false) {
+    throw new TypeError(`${where}: relaxed must be 'auto', true or false, got ${describe(relaxed)}`);
+  }
+  if (relaxed === true && simd === false) {
+    throw new TypeError(`${where}: relaxed:true needs the SIMD engine, and simd:false asks for the scalar one`);
+  }
+}
+
+// The fused training product, installed once per engine instance (loader.js shares them). A
+// module that could not be read is not remembered, so that a later trainer tries again (after
+// a build, say), as loader.js does with engines; what the check decided is.
 const gemmInstalls = new WeakMap();
 function relaxedGemm(module, variant, dist) {
   if (variant !== 'wasm-simd') return NO_SIMD;
   if (!gemmInstalls.has(module)) {
-    gemmInstalls.set(module, installRelaxedGemm(module, new URL('bahdanau-relaxed-gemm.wasm', dist ?? defaultDist())));
+    const p = installRelaxedGemm(module, new URL('bahdanau-relaxed-gemm.wasm', dist ?? defaultDist()));
+    gemmInstalls.set(module, p);
+    p.then((r) => {
+      if (!r.installed && r.reason.startsWith('cannot read')) gemmInstalls.delete(module);
+    });
   }
   return gemmInstalls.get(module);
 }

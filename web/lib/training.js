@@ -64,7 +64,7 @@
 
 import { describe } from './args.js';
 import { isNode } from './env.js';
-import { OPTION_NUMBERS as NUMBERS } from './trainer.js';
+import { OPTION_NUMBERS as NUMBERS, checkRelaxed } from './trainer.js';
 
 export const TRAIN_PRESETS = Object.freeze({
   small: Object.freeze({ emb: 64, enc_hidden: 128, dec_hidden: 128, attn: 128 }),
@@ -107,13 +107,14 @@ function resolveOptions(options) {
   if (o.scoring !== undefined && config.scoring !== undefined && config.scoring !== o.scoring) {
     throw new TypeError(`${where}: scoring ${o.scoring} and config.scoring ${config.scoring} disagree`);
   }
+  if (o.relaxed !== undefined) checkRelaxed(o.relaxed, o.simd, where);
   const scoring = o.scoring ?? config.scoring;
   const base = { ...TRAIN_PRESETS[preset] };
   if (scoring === 'none') delete base.attn; // no attention: the core sets attn 0 itself
   const resolved = {
     config: { ...base, ...config, ...(scoring ? { scoring } : {}) },
     simd: o.simd ?? 'auto',
-    relaxed: o.relaxed ?? 'auto', // createTrainer checks it
+    relaxed: o.relaxed ?? 'auto',
     dist: o.dist === undefined ? undefined : String(new URL(String(o.dist), base_()).href),
     data: location(o.data ?? TRAIN_DATA_URL, 'data', true),
     gold: o.gold === undefined || o.gold === false ? null
