@@ -5,11 +5,11 @@
 // The tiles are train-gemm-wasmrelaxed.wat (this toolchain's clang cannot emit relaxed SIMD;
 // the .wat says why), which the host installs (install_relaxed_gemm) and this file calls
 // through a function pointer, panel by panel as train-gemm-wasmsimd.cpp goes. Columns past the
-// last multiple of 4 (none in the shipped presets) go to the scalar twin, which is std::fma.
+// last multiple of 4 (none in the shipped presets) go to the scalar twin.
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "kernels/train-checks.h"
@@ -40,47 +40,50 @@ void bl_f32_train_gemm_fused__wasmrelaxed(size_t M, size_t N, size_t K, const fl
 
 namespace {
 
-// Halfway cases: each c + a b, exact, lies just off the midpoint of two floats, on which the
-// double sum lands, so that one more rounding decides. Rounded once, each gives c back. A
-// rounding of the double sum to the even float gets all four wrong, musl's fmaf in Emscripten
-// (which rounds it up in magnitude) the first two, and mul then add the first two as well.
-bool halfway_cases_agree(Gemm gemm) {
-  const float a = 1.0f + 0x1p-23f, b = 0x1p-24f * (1.0f - 0x1p-23f);  // a b = 2^-24 - 2^-70
-  const float odd = 1.0f + 0x1p-23f, odd3 = 1.0f + 3 * 0x1p-23f;
-  const float A[1] = {a}, B[4] = {b, -b, -b, b};
-  const float C0[4] = {odd, -odd, odd3, -odd3};
-  float got[4], want[4];
-  std::memcpy(got, C0, sizeof C0);
-  std::memcpy(want, C0, sizeof C0);
-  gemm(1, 4, 1, A, 1, 1, B, 4, got, 4);
-  bl_f32_train_gemm_fused__scalar(1, 4, 1, A, 1, 1, B, 4, want, 4);
-  return std::memcmp(got, want, sizeof got) == 0 && std::memcmp(want, C0, sizeof C0) == 0;
+// C0 + A B (A: M x K, B: K x N, both packed) through `gemm` and through the scalar twin, the
+// same bits? twin: the twin's result, where the caller checks it too.
+bool same_as_twin(Gemm gemm, size_t M, size_t N, size_t K, const float* A, const float* B,
+                  const std::vector<float>& C0, std::vector<float>* twin = nullptr) {
+  std::vector<float> got = C0, want = C0;
+  gemm(M, N, K, A, K, 1, B, N, got.data(), N);
+  bl_f32_train_gemm_fused__scalar(M, N, K, A, K, 1, B, N, want.data(), N);
+  const bool same = std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0;
+  if (twin) *twin = std::move(want);
+  return same;
 }
 
 }  // namespace
 
 // Checks the installed tiles against the scalar twin before trusting them: relaxed_madd may
 // round twice (an engine, or a CPU without FMA), and then this kernel would not give the
-// twin's bits; wasm-simd's mul then add stays in use there. The problem takes every tile
-// (rows 4 + 1, columns 8 + 4 and 16 + 4) with values whose fused and unfused results differ,
-// and it runs twice; then the halfway cases above. These calls run in the engine's first tier
-// (V8's Liftoff): where an engine's optimizing tier rounds otherwise, this check cannot see it,
-// and tests/node/relaxed-gemm.test.mjs (two runs of 30 steps, the same bits) is what would.
+// twin's bits; wasm-simd's mul then add stays in use there. First four midpoint cases, then a
+// problem that takes every tile (rows 4 + 1, columns 8 + 4 and 16 + 4) with values whose fused
+// and unfused results differ, twice. These calls run in the engine's first tier (V8's
+// Liftoff): where an engine's optimizing tier rounds otherwise, this check cannot see it, and
+// tests/node/relaxed-gemm.test.mjs (two runs of 30 steps, the same bits) is what would.
 bool bl_relaxed_gemm_install__wasmrelaxed(uintptr_t table_index) {
   if (table_index == 0) return false;
   const Gemm gemm = reinterpret_cast<Gemm>(table_index);
-  if (!halfway_cases_agree(gemm)) return false;
+  // Midpoints: each c + a b, exact, lies just off the midpoint of two floats, on which the
+  // double sum lands, so that one more rounding decides. Rounded once, each gives c back. A
+  // rounding of the double sum to the even float gets all four wrong, musl's fmaf in
+  // Emscripten (which rounds it up in magnitude) the first two, and mul then add the first
+  // two as well.
+  const float a = 1.0f + 0x1p-23f, b = 0x1p-24f * (1.0f - 0x1p-23f);  // a b = 2^-24 - 2^-70
+  const float odd = 1.0f + 0x1p-23f, odd3 = 1.0f + 3 * 0x1p-23f;
+  const float mid_a[1] = {a}, mid_b[4] = {b, -b, -b, b};
+  const std::vector<float> mid_c = {odd, -odd, odd3, -odd3};
+  std::vector<float> twin;
+  // ... and the twin must give c back too, or it is no reference to trust
+  if (!same_as_twin(gemm, 1, 4, 1, mid_a, mid_b, mid_c, &twin) || twin != mid_c) return false;
+  // Every tile.
   constexpr size_t kM = 5, kN = 20, kK = 7;
   std::vector<float> A(kM * kK), B(kK * kN), C0(kM * kN);
   for (size_t i = 0; i < A.size(); i++) A[i] = 1.0f + float(i % 11) / 1024.0f + 1e-7f * float(i);
   for (size_t i = 0; i < B.size(); i++) B[i] = 1.0f - float(i % 13) / 2048.0f - 3e-7f * float(i);
   for (size_t i = 0; i < C0.size(); i++) C0[i] = -float(i % 5) - 0.3f;
-  std::vector<float> want = C0;
-  bl_f32_train_gemm_fused__scalar(kM, kN, kK, A.data(), kK, 1, B.data(), kN, want.data(), kN);
   for (int round = 0; round < 2; round++) {
-    std::vector<float> got = C0;
-    gemm(kM, kN, kK, A.data(), kK, 1, B.data(), kN, got.data(), kN);
-    if (std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) != 0) return false;
+    if (!same_as_twin(gemm, kM, kN, kK, A.data(), B.data(), C0)) return false;
   }
   g_gemm = gemm;
   return true;

@@ -15,7 +15,7 @@
 ;;
 ;; relaxed_madd(a, b, c) may round once (fused) or twice, by engine and CPU. The C++ side
 ;; installs it only where it is fused, checked against the scalar twin
-;; (train-gemm-scalar.cpp, bl_f32_train_gemm_fused__scalar, std::fma), so that training with it
+;; (train-gemm-scalar.cpp, bl_f32_train_gemm_fused__scalar, bl_fma_f32), so that training with it
 ;; gives the same bits wherever it runs.
 ;;
 ;; gemm(M, N, K, A, a_row, a_col, B, ldb, C, ldc), N a multiple of 4, A, B, C byte addresses,

@@ -25,6 +25,17 @@ export function fixture(name) {
   return JSON.parse(readFileSync(fixturePath(`${name}.json`), 'utf8'));
 }
 
+// One of web/dist's relaxed-SIMD modules (bahdanau-relaxed.wasm, bahdanau-relaxed-gemm.wasm),
+// instantiated on a memory of its own (64 pages) to test its loop directly:
+// -> {instance, memory}, or null where this JS engine does not validate relaxed SIMD.
+export async function relaxedModule(file) {
+  const bytes = readFileSync(path.join(ROOT, 'web', 'dist', file));
+  if (!WebAssembly.validate(bytes)) return null;
+  const memory = new WebAssembly.Memory({ initial: 64 });
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+  return { instance, memory };
+}
+
 // Builds what is missing once per test file (the first test file to run builds, the others
 // find the files).
 export function ensureEngines() {

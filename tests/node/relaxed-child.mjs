@@ -5,19 +5,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { createTranslator } from '../../web/lib/bahdanau.js';
-import { ROOT, fixturePath } from './helpers.mjs';
+import { ROOT, fixturePath, relaxedModule } from './helpers.mjs';
 
-const DIST = path.join(ROOT, 'web', 'dist');
 const TINY_INT8 = ['additive', 'scaled_dot', 'none'].flatMap((s) =>
   ['', '-cgru'].map((d) => `tiny-${s}${d}-int8`)).concat(['tiny-transformer-int8']);
 
 // qs8-wasmrelaxed.wat's dots on random shapes (extremes included) against sums in plain JS:
 // -> a list of what differed (empty: all equal), or null where relaxed SIMD does not validate.
 async function checkKernel() {
-  const bytes = readFileSync(path.join(DIST, 'bahdanau-relaxed.wasm'));
-  if (!WebAssembly.validate(bytes)) return null;
-  const memory = new WebAssembly.Memory({ initial: 64 });
-  const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+  const loaded = await relaxedModule('bahdanau-relaxed.wasm');
+  if (!loaded) return null;
+  const { instance, memory } = loaded;
   const i8 = new Int8Array(memory.buffer);
   const u8 = new Uint8Array(memory.buffer);
   const i32 = new Int32Array(memory.buffer);

@@ -3,16 +3,14 @@
 // reference in plain JS, what the installer made of an unfused look-alike, and three short
 // trainings (relaxed 'auto' twice, relaxed:false) with the kernels each ran on.
 // argv[2]: JSON {unfused: path of the look-alike .wasm}.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { createTrainer } from '../../web/lib/bahdanau.js';
 import { loadVariant } from '../../web/lib/loader.js';
 import { installRelaxedGemm } from '../../web/lib/relaxed.js';
-import { ROOT } from './helpers.mjs';
+import { ROOT, relaxedModule } from './helpers.mjs';
 
-const DIST = path.join(ROOT, 'web', 'dist');
 const DATA = path.join(ROOT, 'tests', 'fixtures', 'train-bundle-tiny.txt');
 const CONFIG = { emb: 16, enc_hidden: 16, dec_hidden: 16, attn: 16 };
 const SETTINGS = { lr: 1e-2, batchSize: 4, seed: 5 };
@@ -40,10 +38,9 @@ function fma32(a, b, c) {
 // -> {bad: what differs from fma32 (empty: nothing), elements, unfusedDiffer}, or null where
 // relaxed SIMD does not validate.
 async function checkKernel() {
-  const bytes = readFileSync(path.join(DIST, 'bahdanau-relaxed-gemm.wasm'));
-  if (!WebAssembly.validate(bytes)) return null;
-  const memory = new WebAssembly.Memory({ initial: 64 });
-  const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
+  const loaded = await relaxedModule('bahdanau-relaxed-gemm.wasm');
+  if (!loaded) return null;
+  const { instance, memory } = loaded;
   const f32 = new Float32Array(memory.buffer);
   let seed = 5;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
