@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] [--repeat R] [--sentences N]
 //               [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser]
-//               [--train-data FILE] [--dist DIR] [--page-preset tiny|small]
+//               [--train-data FILE] [--dist DIR] [--baseline-dist DIR] [--page-preset tiny|small]
 //               [--train-presets small,tiny]
 //
 // Translates the first N (200) distinct dev sentences with each engine in one run: wasm-simd
@@ -54,7 +54,8 @@ const DEFAULT_DOT_MODEL = `${ROOT}models/en-fr-dot.safetensors`;
 
 const USAGE = 'usage: scripts/bench [--json] [--model FILE] [--dot-model FILE] [--beam K] ' +
   '[--repeat R] [--sentences N] [--only engines|scoring|batch|peers|browser|train] [--peers] [--browser] ' +
-  '[--train-data FILE] [--dist DIR] [--page-preset tiny|small] [--train-presets small,tiny]\n';
+  '[--train-data FILE] [--dist DIR] [--baseline-dist DIR] [--page-preset tiny|small] ' +
+  '[--train-presets small,tiny]\n';
 const HELP = `${USAGE}
 Times the engines on the first N (200) distinct dev sentences, each R (3) times, medians:
   the engines table   wasm-simd, wasm-scalar and native on --model (default models/en-fr.safetensors)
@@ -89,6 +90,10 @@ Times the engines on the first N (200) distinct dev sentences, each R (3) times,
                       (default small,tiny)
   --dist DIR          (--only train) the folder of bahdanau-{simd,scalar}.{js,wasm} to train
                       with (default web/dist)
+  --baseline-dist DIR (--only train) another build's folder (say web/dist as it was before a
+                      change, copied aside), whose trainers run in the same interleaved rounds
+                      as rows "(baseline)", with each one's ratio to it: an engine change
+                      measured against the engine before it in one run
   --json              the results as JSON instead of tables
 `;
 
@@ -114,6 +119,7 @@ function parseArgs(argv) {
     else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser', 'train'].includes(argv[i + 1])) o.only = argv[++i];
     else if (a === '--train-data') o.trainData = argv[++i];
     else if (a === '--dist') o.dist = argv[++i];
+    else if (a === '--baseline-dist' && i + 1 < argv.length) o.baselineDist = argv[++i];
     else if (a === '--page-preset' && PRESETS.includes(argv[i + 1])) o.pagePreset = argv[++i];
     else if (a === '--train-presets' && presets(argv[i + 1])) o.trainPresets = presets(argv[++i]);
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
@@ -122,6 +128,10 @@ function parseArgs(argv) {
       process.exit(2);
     }
   }
+  if (o.baselineDist && o.only !== 'train') {
+    process.stderr.write(`bench: --baseline-dist is for --only train\n${USAGE}`);
+    process.exit(2);
+  }
   if (o.only === 'train') {
     o.trainData ??= `${ROOT}web/data/train-en-fr.bin`;
     if (!existsSync(o.trainData)) {
@@ -129,10 +139,12 @@ function parseArgs(argv) {
         'it; or pass --train-data FILE)\n');
       process.exit(1);
     }
-    for (const f of ['bahdanau-simd.wasm', 'bahdanau-scalar.wasm']) {
-      if (o.dist && !existsSync(`${o.dist}/${f}`)) {
-        process.stderr.write(`bench: no ${f} in --dist ${o.dist}\n`);
-        process.exit(1);
+    for (const [flag, dir] of [['--dist', o.dist], ['--baseline-dist', o.baselineDist]]) {
+      for (const f of ['bahdanau-simd.wasm', 'bahdanau-scalar.wasm']) {
+        if (dir && !existsSync(`${dir}/${f}`)) {
+          process.stderr.write(`bench: no ${f} in ${flag} ${dir}\n`);
+          process.exit(1);
+        }
       }
     }
     return o;
@@ -254,7 +266,7 @@ async function trainTables(o) {
   const result = { train: {} };
   for (const preset of o.trainPresets) {
     result.train[preset] = await benchTrainThroughput({ data: o.trainData, dist: o.dist ?? undefined,
-      config: TRAIN_PRESETS[preset],
+      baselineDist: o.baselineDist ?? undefined, config: TRAIN_PRESETS[preset],
       // 21 rounds at least: PyTorch's rate swings from 13 to 27 steps/s between rounds of 5 steps
       // (ours stays within 10%), so 5 rounds gave medians from 17.9 to 20.7 in runs minutes apart.
       rounds: Math.max(21, o.repeat) });

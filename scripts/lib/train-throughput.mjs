@@ -74,6 +74,23 @@ function enableRelaxedSimd() {
   v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 }
 
+// The ratios of rows' median steps/s: ours over PyTorch's where it ran (relaxedOverTorch where
+// the fused product runs), and overBaseline, each trainer over the same one of a baseline build
+// ("<what> (baseline)") where both ran.
+export function throughputRatios(rows) {
+  const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
+  const overBaseline = Object.fromEntries(rows
+    .filter(({ what }) => rate(`${what} (baseline)`))
+    .map(({ what }) => [what, rate(what) / rate(`${what} (baseline)`)]));
+  return {
+    ...(rate('pytorch') ? {
+      ...(rate('wasm-relaxed') ? { relaxedOverTorch: rate('wasm-relaxed') / rate('pytorch') } : {}),
+      simdOverTorch: rate('wasm-simd') / rate('pytorch'),
+      scalarOverTorch: rate('wasm-scalar') / rate('pytorch') } : {}),
+    ...(Object.keys(overBaseline).length ? { overBaseline } : {}),
+  };
+}
+
 // -> {settings, load, rows: [{what, stepsPerSec (median), rounds: [steps/s], lastLoss}],
 //     ratios: {relaxedOverTorch, simdOverTorch, scalarOverTorch}} (relaxedOverTorch: where the
 //     fused product runs)
@@ -147,16 +164,12 @@ export async function benchTrainThroughput({
     what, stepsPerSec: median(rates[what]), rounds: rates[what], lastLoss: last[what].loss,
     ...(last[what].version ? { torch: last[what].version } : {}),
   }));
-  const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
   return {
     settings: { data, dist: dist ?? 'web/dist', baselineDist, batchSize, lr, lrDecaySteps, average, clip, seed, config, rounds, steps, warm,
       stepsTotal: warm + rounds * steps },
     load: { before: loadBefore, after: os.loadavg()[0], cpus: os.cpus().length },
     rows,
-    ratios: torch ? {
-      ...(rate('wasm-relaxed') ? { relaxedOverTorch: rate('wasm-relaxed') / rate('pytorch') } : {}),
-      simdOverTorch: rate('wasm-simd') / rate('pytorch'),
-      scalarOverTorch: rate('wasm-scalar') / rate('pytorch') } : {},
+    ratios: throughputRatios(rows),
   };
 }
 
@@ -186,6 +199,10 @@ export function trainThroughputTable(r, label) {
     lines.push('', (relaxed !== undefined ? `wasm-relaxed / pytorch ${relaxed.toFixed(2)}x, ` : '') +
       `wasm-simd / pytorch ${r.ratios.simdOverTorch.toFixed(2)}x, ` +
       `wasm-scalar / pytorch ${r.ratios.scalarOverTorch.toFixed(2)}x (goal: 1.5x, at least 1x)`);
+  }
+  const overBaseline = Object.entries(r.ratios.overBaseline ?? {});
+  if (overBaseline.length) {
+    lines.push(`this build / its baseline: ${overBaseline.map(([what, x]) => `${what} ${x.toFixed(2)}x`).join(', ')}`);
   }
   return lines.join('\n');
 }

@@ -1,10 +1,12 @@
 // scripts/bench's arguments for the training tables (issue 25): --train-presets takes a comma
-// list of the sizes it knows, and anything else is a usage error (exit 2) before any work.
+// list of the sizes it knows, and anything else is a usage error (exit 2) before any work;
+// --baseline-dist trains another build beside this one, each trainer with its ratio to its own.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { throughputRatios, trainThroughputTable } from '../../scripts/lib/train-throughput.mjs';
 import { ROOT } from './helpers.mjs';
 
 const BENCH = path.join(ROOT, 'scripts', 'bench.mjs');
@@ -24,4 +26,35 @@ test('--train-presets refuses an unknown size, an empty item or a missing list',
     assert.equal(r.status, 2, `${JSON.stringify(bad)}: ${r.stdout}`);
     assert.match(r.stderr, /usage: scripts\/bench .*\[--train-presets small,tiny\]/);
   }
+});
+
+test('--baseline-dist needs a folder, --only train, and the engines in it', () => {
+  let r = bench(['--only', 'train', '--baseline-dist']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /usage: scripts\/bench .*\[--baseline-dist DIR\]/);
+  r = bench(['--only', 'engines', '--baseline-dist', 'web/dist']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /--baseline-dist is for --only train/);
+  r = bench(['--only', 'train', '--baseline-dist', path.join(ROOT, 'no-such-dist')]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /no bahdanau-simd\.wasm in --baseline-dist .*no-such-dist/);
+});
+
+test('each trainer is compared with its own baseline row, and PyTorch with ours where it ran', () => {
+  const row = (what, stepsPerSec) => ({ what, stepsPerSec, rounds: [stepsPerSec], lastLoss: 4 });
+  const rows = [row('wasm-relaxed', 26), row('wasm-simd', 22), row('wasm-scalar', 5),
+    row('wasm-simd (baseline)', 20), row('wasm-scalar (baseline)', 5), row('pytorch', 20)];
+  const ratios = throughputRatios(rows);
+  // no relaxed baseline row (a build without the fused product): no ratio for it
+  assert.deepEqual(ratios.overBaseline, { 'wasm-simd': 1.1, 'wasm-scalar': 1 });
+  assert.equal(ratios.relaxedOverTorch, 1.3);
+  const table = trainThroughputTable({
+    settings: { config: {}, batchSize: 32, lr: 5e-3, lrDecaySteps: 1000, average: 0.998, clip: 1, rounds: 1,
+      steps: 5, warm: 3, data: path.join(ROOT, 'web', 'data', 'train-en-fr.bin'), dist: 'web/dist', baselineDist: 'old' },
+    load: { before: 0, after: 0, cpus: 2 }, rows, ratios,
+  });
+  assert.match(table, /baseline from old/);
+  assert.match(table, /this build \/ its baseline: wasm-simd 1\.10x, wasm-scalar 1\.00x/);
+  assert.equal(throughputRatios(rows.filter((r) => !r.what.includes('baseline'))).overBaseline, undefined);
+  assert.equal(throughputRatios(rows.filter((r) => r.what !== 'pytorch')).simdOverTorch, undefined);
 });
