@@ -92,8 +92,7 @@ export function throughputRatios(rows) {
 }
 
 // -> {settings, load, rows: [{what, stepsPerSec (median), rounds: [steps/s], lastLoss}],
-//     ratios: {relaxedOverTorch, simdOverTorch, scalarOverTorch}} (relaxedOverTorch: where the
-//     fused product runs)
+//     ratios: throughputRatios(rows)}
 export async function benchTrainThroughput({
   data = path.join(ROOT, 'web', 'data', 'train-en-fr.bin'), dist, rounds = 7, steps = 5, warm = 3,
   // The "Train it yourself" page's small model and its recipe (TRAIN_PRESETS.small, the issue's
