@@ -36,6 +36,7 @@
 // it yourself" page's rows (scripts/lib/train-page-bench.mjs, where that file exists).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { createTranslator } from '../web/lib/bahdanau.js';
 import { devSentences } from './lib/dev-sentences.mjs';
@@ -119,7 +120,7 @@ function parseArgs(argv) {
     else if (a === '--only' && ['engines', 'scoring', 'batch', 'peers', 'browser', 'train'].includes(argv[i + 1])) o.only = argv[++i];
     else if (a === '--train-data') o.trainData = argv[++i];
     else if (a === '--dist') o.dist = argv[++i];
-    else if (a === '--baseline-dist' && i + 1 < argv.length) o.baselineDist = argv[++i];
+    else if (a === '--baseline-dist' && argv[i + 1] && !argv[i + 1].startsWith('--')) o.baselineDist = argv[++i];
     else if (a === '--page-preset' && PRESETS.includes(argv[i + 1])) o.pagePreset = argv[++i];
     else if (a === '--train-presets' && presets(argv[i + 1])) o.trainPresets = presets(argv[++i]);
     else if (['--beam', '--repeat', '--sentences'].includes(a)) o[a.slice(2)] = Number(argv[++i]);
@@ -146,6 +147,11 @@ function parseArgs(argv) {
           process.exit(1);
         }
       }
+    }
+    if (o.baselineDist && path.resolve(o.baselineDist) === path.resolve(o.dist ?? `${ROOT}web/dist`)) {
+      process.stderr.write(`bench: --baseline-dist ${o.baselineDist} is the build under test itself ` +
+        '(--dist, default web/dist): copy the baseline aside\n');
+      process.exit(1);
     }
     return o;
   }

@@ -74,20 +74,28 @@ function enableRelaxedSimd() {
   v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 }
 
-// The ratios of rows' median steps/s: ours over PyTorch's where it ran (relaxedOverTorch where
-// the fused product runs), and overBaseline, each trainer over the same one of a baseline build
-// ("<what> (baseline)") where both ran.
+// The ratios of rows' median steps/s -> {relaxedOverTorch?, simdOverTorch?, scalarOverTorch?,
+// overBaseline?: {what: ratio}, noBaseline?: [what]}: ours over PyTorch's where it ran
+// (relaxedOverTorch where the fused product runs), each trainer over the same one of a baseline
+// build ("<what> (baseline)") where both ran, and the trainers that ran on one side only, say a
+// build that lost the fused product: a comparison that silently left them out would hide that.
 export function throughputRatios(rows) {
   const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
-  const overBaseline = Object.fromEntries(rows
-    .filter(({ what }) => rate(`${what} (baseline)`))
-    .map(({ what }) => [what, rate(what) / rate(`${what} (baseline)`)]));
+  const BASE = ' (baseline)';
+  const ours = rows.map((r) => r.what).filter((w) => w !== 'pytorch' && !w.endsWith(BASE));
+  const theirs = rows.map((r) => r.what).filter((w) => w.endsWith(BASE)).map((w) => w.slice(0, -BASE.length));
+  const overBaseline = Object.fromEntries(ours
+    .filter((what) => rate(`${what}${BASE}`))
+    .map((what) => [what, rate(what) / rate(`${what}${BASE}`)]));
+  const noBaseline = theirs.length ? [...new Set([...ours, ...theirs])]
+    .filter((what) => !(what in overBaseline)) : [];
   return {
     ...(rate('pytorch') ? {
       ...(rate('wasm-relaxed') ? { relaxedOverTorch: rate('wasm-relaxed') / rate('pytorch') } : {}),
       simdOverTorch: rate('wasm-simd') / rate('pytorch'),
       scalarOverTorch: rate('wasm-scalar') / rate('pytorch') } : {}),
     ...(Object.keys(overBaseline).length ? { overBaseline } : {}),
+    ...(noBaseline.length ? { noBaseline } : {}),
   };
 }
 
@@ -200,8 +208,11 @@ export function trainThroughputTable(r, label) {
       `wasm-scalar / pytorch ${r.ratios.scalarOverTorch.toFixed(2)}x (goal: 1.5x, at least 1x)`);
   }
   const overBaseline = Object.entries(r.ratios.overBaseline ?? {});
-  if (overBaseline.length) {
-    lines.push(`this build / its baseline: ${overBaseline.map(([what, x]) => `${what} ${x.toFixed(2)}x`).join(', ')}`);
+  const noBaseline = r.ratios.noBaseline ?? [];
+  if (overBaseline.length || noBaseline.length) {
+    lines.push('', `this build / its baseline: ${[
+      ...overBaseline.map(([what, x]) => `${what} ${x.toFixed(2)}x`),
+      ...noBaseline.map((what) => `${what} on one side only`)].join(', ')}`);
   }
   return lines.join('\n');
 }
