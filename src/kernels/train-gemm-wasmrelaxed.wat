@@ -25,8 +25,8 @@
 ;; Rows in blocks of 4 (tiles of 4 x 8, then 4 x 4), then the rows left over one at a time
 ;; (1 x 16, then 1 x 4). Each element's operations are the same whatever tile computes it.
 ;; Why no larger tile: in Node 20's optimizing compiler, tiles of 10 or 12 accumulators (5 x 8,
-;; 6 x 8, 4 x 12) ran at half the speed of this 4 x 8, which already reaches two 4-lane FMAs per
-;; cycle on a Zen 4 core (docs/training-core.md, "At the 128-bit peak").
+;; 6 x 8, 4 x 12, 3 x 16) ran at half the speed of this 4 x 8, which reaches 86% of a Zen 4
+;; core's 128-bit FMA peak (docs/training-core.md, "Near the 128-bit peak").
 (module
   (import "env" "memory" (memory 0))
   (func (export "gemm")
