@@ -82,13 +82,16 @@ function enableRelaxedSimd() {
 export function throughputRatios(rows) {
   const rate = (what) => rows.find((r) => r.what === what)?.stepsPerSec;
   const BASE = ' (baseline)';
-  const ours = rows.map((r) => r.what).filter((w) => w !== 'pytorch' && !w.endsWith(BASE));
-  const theirs = rows.map((r) => r.what).filter((w) => w.endsWith(BASE)).map((w) => w.slice(0, -BASE.length));
-  const overBaseline = Object.fromEntries(ours
-    .filter((what) => rate(`${what}${BASE}`))
-    .map((what) => [what, rate(what) / rate(`${what}${BASE}`)]));
-  const noBaseline = theirs.length ? [...new Set([...ours, ...theirs])]
-    .filter((what) => !(what in overBaseline)) : [];
+  const overBaseline = {};
+  const noBaseline = [];
+  if (rows.some((r) => r.what.endsWith(BASE))) {
+    for (const what of new Set(rows.map((r) => r.what.replace(BASE, '')))) {
+      if (what === 'pytorch') continue;
+      const ours = rate(what), theirs = rate(`${what}${BASE}`);
+      if (ours !== undefined && theirs) overBaseline[what] = ours / theirs;
+      else noBaseline.push(what);
+    }
+  }
   return {
     ...(rate('pytorch') ? {
       ...(rate('wasm-relaxed') ? { relaxedOverTorch: rate('wasm-relaxed') / rate('pytorch') } : {}),

@@ -10,7 +10,7 @@ import { throughputRatios, trainThroughputTable } from '../../scripts/lib/train-
 import { ROOT } from './helpers.mjs';
 
 const BENCH = path.join(ROOT, 'scripts', 'bench.mjs');
-const bench = (args) => spawnSync(process.execPath, [BENCH, ...args], { encoding: 'utf8', timeout: 30_000 });
+const bench = (args) => spawnSync(process.execPath, [BENCH, ...args], { encoding: 'utf8', timeout: 30_000, cwd: ROOT });
 
 test('--train-presets takes the known sizes (then --help prints the usage and exits 0)', () => {
   for (const list of ['small', 'tiny', 'small,tiny', 'tiny,small']) {
@@ -44,7 +44,7 @@ test('--baseline-dist needs a folder, --only train, and the engines in it', () =
   // the build under test against itself: refused, whichever way the folder is written
   for (const args of [['--baseline-dist', path.join(ROOT, 'web', 'dist')],
     ['--dist', 'web/dist', '--baseline-dist', path.join(ROOT, 'web', 'dist') + '/']]) {
-    r = spawnSync(process.execPath, [BENCH, '--only', 'train', ...args], { encoding: 'utf8', timeout: 30_000, cwd: ROOT });
+    r = bench(['--only', 'train', ...args]);
     assert.equal(r.status, 1, `${args}: ${r.stderr}`);
     assert.match(r.stderr, /is the build under test itself/);
   }

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 
 import { createTrainer, createTranslator, startTraining } from '../../web/lib/bahdanau.js';
 import { WATCH, pairViews, watchOptions } from '../../web/train/watch.js';
-import { ROOT, ensureEngines } from './helpers.mjs';
+import { ROOT, ensureEngines, relaxedModule } from './helpers.mjs';
 
 ensureEngines();
 
@@ -58,7 +58,7 @@ test('a run trains in its worker, reports, pauses, resumes, measures and transla
   // The worker's trainer says what it trains with: Node 20 without its flag has no relaxed SIMD
   // (tests/node/relaxed-gemm.test.mjs runs it with the flag).
   assert.equal(run.engine.variant, 'wasm-simd');
-  if (WebAssembly.validate(readFileSync(path.join(ROOT, 'web', 'dist', 'bahdanau-relaxed-gemm.wasm')))) {
+  if (await relaxedModule('bahdanau-relaxed-gemm.wasm')) {
     assert.equal(run.engine.kernels, 'wasm-relaxed', run.engine.relaxed);
   } else {
     assert.equal(run.engine.kernels, 'wasm-simd');
